@@ -1,0 +1,145 @@
+//! `hlayout batch`: the JSON Lines protocol (`shared/batch-protocol.md`).
+//!
+//! One JSON request per input line, one JSON response per output line, in
+//! order, flushed after each. A bad request gets `{"error": "..."}` and the
+//! stream goes on; empty lines are skipped. Each operation lives in one arm of
+//! [`respond`]; operations whose issue has not landed answer
+//! `{"error":"unsupported op ..."}`.
+//!
+//! ```
+//! let out = hlayout::batch::respond(r#"{"op":"eval","layout":"(2,2):(1,2)"}"#);
+//! assert_eq!(out, r#"{"offsets":[0,2,1,3]}"#);
+//! let bad = hlayout::batch::respond(r#"{"op":"eval","layout":"(2,2:(1,2)"}"#);
+//! assert!(bad.starts_with(r#"{"error":"#));
+//! ```
+
+use std::io::{self, BufRead, Write};
+
+use serde_json::{json, Map, Value};
+
+use crate::flat_view::FlatView;
+use crate::layout::Layout;
+
+/// Largest layout whose offsets `eval` will list.
+pub const MAX_EVAL_SIZE: i64 = 1 << 24;
+
+/// Reads requests from `input` until it ends, writing one response line each.
+///
+/// # Errors
+/// Only I/O errors; malformed requests are answered, not raised.
+///
+/// ```
+/// let mut out = Vec::new();
+/// hlayout::batch::run(&b"{\"op\":\"coalesce\",\"layout\":\"(2,2):(2,1)\"}\n\n"[..], &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), "{\"layout\":\"4:1\"}\n");
+/// ```
+pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        writeln!(output, "{}", respond(&line))?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// The response line (without newline) to one request line.
+///
+/// ```
+/// let out = hlayout::batch::respond(r#"{"op":"flatten","layout":"((10,10)):((1,10))"}"#);
+/// assert!(out.contains(r#""ordinary":false"#));
+/// ```
+pub fn respond(line: &str) -> String {
+    let answer = match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(req)) => handle(&req).unwrap_or_else(|e| json!({ "error": e })),
+        Ok(_) => json!({ "error": "request is not a JSON object" }),
+        Err(e) => json!({ "error": format!("invalid JSON: {e}") }),
+    };
+    answer.to_string()
+}
+
+type Req = Map<String, Value>;
+
+fn handle(req: &Req) -> Result<Value, String> {
+    let op = req
+        .get("op")
+        .and_then(Value::as_str)
+        .ok_or("missing string field 'op'")?;
+    match op {
+        "eval" => eval(&layout_arg(req, "layout")?),
+        "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),
+        "flatten" => Ok(flatten(&layout_arg(req, "layout")?)),
+        other => Err(format!("unsupported op '{other}'")),
+    }
+}
+
+fn eval(l: &Layout) -> Result<Value, String> {
+    if l.size() > MAX_EVAL_SIZE {
+        return Err(format!(
+            "eval: layout size {} exceeds the listing limit {MAX_EVAL_SIZE}",
+            l.size()
+        ));
+    }
+    Ok(json!({ "offsets": l.offsets().collect::<Vec<_>>() }))
+}
+
+fn flatten(l: &Layout) -> Value {
+    match l.flatten() {
+        Ok(v) => json!({ "ordinary": true, "view": view_to_json(&v) }),
+        Err(report) => json!({ "ordinary": false, "reason": report.to_string() }),
+    }
+}
+
+/// A layout field given as `SHAPE:STRIDE` text.
+pub(crate) fn layout_arg(req: &Req, field: &str) -> Result<Layout, String> {
+    let text = req
+        .get(field)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("missing string field '{field}'"))?;
+    text.parse::<Layout>().map_err(|e| format!("{field}: {e}"))
+}
+
+/// A flat view as the protocol writes it.
+pub(crate) fn view_to_json(v: &FlatView) -> Value {
+    let mask = v
+        .mask()
+        .map(|m| Value::from(m.iter().map(|&(b, e)| json!([b, e])).collect::<Vec<_>>()));
+    json!({ "shape": v.shape(), "strides": v.strides(), "offset": v.offset(), "mask": mask })
+}
+
+/// A flat view from the protocol's JSON object.
+#[allow(dead_code)] // used by `merge` (issue 5)
+pub(crate) fn view_from_json(v: &Value, field: &str) -> Result<FlatView, String> {
+    let ints = |key: &str| -> Result<Vec<i64>, String> {
+        v.get(key)
+            .and_then(Value::as_array)
+            .and_then(|a| a.iter().map(Value::as_i64).collect::<Option<Vec<_>>>())
+            .ok_or_else(|| format!("{field}.{key}: expected an array of integers"))
+    };
+    let offset = match v.get("offset") {
+        None | Some(Value::Null) => 0,
+        Some(o) => o
+            .as_i64()
+            .ok_or_else(|| format!("{field}.offset: expected an integer"))?,
+    };
+    let mask = match v.get("mask") {
+        None | Some(Value::Null) => None,
+        Some(m) => Some(
+            m.as_array()
+                .and_then(|a| a.iter().map(pair).collect::<Option<Vec<_>>>())
+                .ok_or_else(|| format!("{field}.mask: expected [[begin,end],..] or null"))?,
+        ),
+    };
+    FlatView::new(ints("shape")?, ints("strides")?, offset, mask)
+        .map_err(|e| format!("{field}: {e}"))
+}
+
+#[allow(dead_code)]
+fn pair(v: &Value) -> Option<(i64, i64)> {
+    match v.as_array()?.as_slice() {
+        [b, e] => Some((b.as_i64()?, e.as_i64()?)),
+        _ => None,
+    }
+}

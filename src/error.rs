@@ -1,0 +1,185 @@
+//! The one error type of the crate.
+//!
+//! Every fallible public function returns [`Result<T>`](crate::Result). Each
+//! [`Error`] variant names the rule that failed and carries the values that broke
+//! it, so its `Display` text reads like a diagnosis, e.g.
+//! `shape and stride are not congruent: shape (2,3) has profile (_,_), stride 4 has profile _`.
+
+use std::fmt;
+
+/// Shorthand for `std::result::Result<T, hlayout::Error>`.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// What went wrong, with the operands that broke the rule.
+///
+/// ```
+/// use hlayout::{Error, Layout};
+/// let err = "(2,3):(1,2,3)".parse::<Layout>().unwrap_err();
+/// assert!(matches!(err, Error::NotCongruent { .. }));
+/// assert!(err.to_string().contains("not congruent"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// Layout or tuple text could not be parsed.
+    Parse {
+        /// Byte offset in the input where parsing stopped.
+        pos: usize,
+        /// What the parser expected there.
+        expected: &'static str,
+        /// What it found (`None` at end of input).
+        found: Option<char>,
+    },
+    /// A shape and a stride (or a coordinate and a shape) do not have the same nesting.
+    NotCongruent {
+        /// What was being paired, e.g. "shape and stride".
+        what: &'static str,
+        /// The left operand, as text.
+        left: String,
+        /// The right operand, as text.
+        right: String,
+    },
+    /// A layout extent was zero or negative; layouts need extents >= 1.
+    NonPositiveExtent {
+        /// Leaf position (row-major, flattened).
+        leaf: usize,
+        /// The offending extent.
+        extent: i64,
+    },
+    /// A checked computation left the range of `i64`.
+    Overflow {
+        /// The computation that overflowed, e.g. "size of shape".
+        what: &'static str,
+    },
+    /// An index was negative.
+    NegativeIndex {
+        /// The index.
+        index: i64,
+    },
+    /// An index or coordinate lies outside the domain where the operation is defined.
+    OutOfDomain {
+        /// The rule, e.g. "coordinate 5 in mode of extent 4".
+        what: String,
+    },
+    /// A coordinate's structure is not a coarsening of the shape it indexes.
+    NotCompatible {
+        /// The coordinate (or coarse shape), as text.
+        coord: String,
+        /// The shape, as text.
+        shape: String,
+    },
+    /// Two shapes that must have equal size do not.
+    SizeMismatch {
+        /// What was compared.
+        what: &'static str,
+        /// Size of the left operand.
+        left: i64,
+        /// Size of the right operand.
+        right: i64,
+    },
+    /// Two shapes have no common refinement: at some point the remaining extents
+    /// of the two leaves being matched do not divide each other.
+    NoCommonRefinement {
+        /// The left shape, as text.
+        left: String,
+        /// The right shape, as text.
+        right: String,
+        /// Remaining extent of the left leaf where matching failed.
+        left_extent: i64,
+        /// Remaining extent of the right leaf where matching failed.
+        right_extent: i64,
+    },
+    /// A mode index was past the rank.
+    ModeOutOfRange {
+        /// The requested mode.
+        mode: usize,
+        /// The rank.
+        rank: usize,
+    },
+    /// A profile given to `coalesce_by` has more modes than the layout.
+    ProfileTooLong {
+        /// Rank of the profile.
+        profile_rank: usize,
+        /// Rank of the layout.
+        layout_rank: usize,
+    },
+    /// Nesting deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
+    TooDeep {
+        /// The depth found.
+        depth: usize,
+    },
+    /// A flat view was malformed (lengths differ, bad mask, negative extent).
+    InvalidView {
+        /// What is wrong.
+        what: String,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Parse {
+                pos,
+                expected,
+                found: Some(c),
+            } => write!(f, "parse error at byte {pos}: expected {expected}, found {c:?}"),
+            Error::Parse {
+                pos,
+                expected,
+                found: None,
+            } => write!(f, "parse error at byte {pos}: expected {expected}, found end of input"),
+            Error::NotCongruent { what, left, right } => {
+                write!(f, "{what} are not congruent: {left} vs {right}")
+            }
+            Error::NonPositiveExtent { leaf, extent } => {
+                write!(f, "extent {extent} at leaf {leaf} is not positive (layouts need extents >= 1)")
+            }
+            Error::Overflow { what } => write!(f, "i64 overflow while computing {what}"),
+            Error::NegativeIndex { index } => write!(f, "index {index} is negative"),
+            Error::OutOfDomain { what } => write!(f, "out of domain: {what}"),
+            Error::NotCompatible { coord, shape } => {
+                write!(f, "{coord} is not a coarsening of shape {shape}")
+            }
+            Error::SizeMismatch { what, left, right } => {
+                write!(f, "{what}: sizes differ ({left} vs {right})")
+            }
+            Error::NoCommonRefinement {
+                left,
+                right,
+                left_extent,
+                right_extent,
+            } => write!(
+                f,
+                "{left} and {right} have no common refinement: extents {left_extent} and {right_extent} do not divide each other"
+            ),
+            Error::ModeOutOfRange { mode, rank } => {
+                write!(f, "mode {mode} is out of range for rank {rank}")
+            }
+            Error::ProfileTooLong {
+                profile_rank,
+                layout_rank,
+            } => write!(
+                f,
+                "coalesce profile has {profile_rank} modes but the layout only {layout_rank}"
+            ),
+            Error::TooDeep { depth } => write!(
+                f,
+                "nesting depth {depth} exceeds the limit of {}",
+                crate::MAX_DEPTH
+            ),
+            Error::InvalidView { what } => write!(f, "invalid view: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// `a * b` or an [`Error::Overflow`] naming `what`.
+pub(crate) fn mul(a: i64, b: i64, what: &'static str) -> Result<i64> {
+    a.checked_mul(b).ok_or(Error::Overflow { what })
+}
+
+/// `a + b` or an [`Error::Overflow`] naming `what`.
+pub(crate) fn add(a: i64, b: i64, what: &'static str) -> Result<i64> {
+    a.checked_add(b).ok_or(Error::Overflow { what })
+}

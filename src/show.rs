@@ -1,0 +1,102 @@
+//! A human-readable report of a layout, as `hlayout show` prints it.
+//!
+//! The grid follows CuTe's `print_layout`: top-level mode 0 indexes the rows,
+//! the remaining modes together the columns (row-major), and each cell holds the
+//! offset. A rank-1 layout prints as one row.
+//!
+//! ```
+//! let l: hlayout::Layout = "(2,(2,2)):(2,(1,4))".parse().unwrap();
+//! let text = hlayout::show::report(&l);
+//! assert!(text.contains("size 8, cosize 8"));
+//! assert!(text.contains("0 | 0 4 1 5"));
+//! ```
+
+use std::fmt::Write;
+
+use crate::layout::Layout;
+
+/// Largest grid printed in full; bigger layouts print their first rows only.
+pub const MAX_GRID_CELLS: i64 = 4096;
+
+/// The layout, its size and cosize, coalesced form, flatten report and offset grid.
+///
+/// ```
+/// let l: hlayout::Layout = "(2,3):(1,2)".parse().unwrap();
+/// let text = hlayout::show::report(&l);
+/// assert!(text.starts_with("layout   (2,3):(1,2)\n"));
+/// ```
+pub fn report(l: &Layout) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "layout   {l}");
+    let _ = writeln!(
+        out,
+        "size {}, cosize {}, rank {}, depth {}",
+        l.size(),
+        l.cosize(),
+        l.rank(),
+        l.depth()
+    );
+    let _ = writeln!(out, "coalesce {}", l.coalesce());
+    match l.flatten() {
+        Ok(v) => {
+            let _ = writeln!(
+                out,
+                "flatten  ordinary: shape {:?} strides {:?}",
+                v.shape(),
+                v.strides()
+            );
+        }
+        Err(r) => {
+            let _ = writeln!(out, "flatten  not ordinary: {r}");
+        }
+    }
+    out.push_str(&grid(l));
+    out
+}
+
+/// The offsets as a text grid (rows = top-level mode 0, columns = the rest).
+///
+/// ```
+/// let l: hlayout::Layout = "(2,3):(1,2)".parse().unwrap();
+/// assert_eq!(hlayout::show::grid(&l), "    0 1 2\n  +------\n0 | 0 2 4\n1 | 1 3 5\n");
+/// ```
+pub fn grid(l: &Layout) -> String {
+    let rows = if l.rank() >= 2 {
+        l.mode(0).map_or(1, |m| m.size())
+    } else {
+        1
+    };
+    let cols = l.size() / rows;
+    let shown_rows = rows.min((MAX_GRID_CELLS / cols.max(1)).max(1));
+    let cells: Vec<i64> = l.offsets().take((shown_rows * cols) as usize).collect();
+    let width = cells
+        .iter()
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(cols.to_string().len());
+    let label = (rows - 1).to_string().len();
+    let mut out = String::new();
+    let _ = write!(out, "{:label$}  ", "");
+    for c in 0..cols {
+        let _ = write!(out, " {c:>width$}");
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{:label$} +{}",
+        "",
+        "-".repeat((cols as usize) * (width + 1))
+    );
+    for (r, row) in cells.chunks(cols.max(1) as usize).enumerate() {
+        let _ = write!(out, "{r:>label$} |");
+        for v in row {
+            let _ = write!(out, " {v:>width$}");
+        }
+        let _ = writeln!(out);
+    }
+    if shown_rows < rows {
+        let _ = writeln!(out, "... ({} more rows)", rows - shown_rows);
+    }
+    out
+}
