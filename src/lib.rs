@@ -1,9 +1,12 @@
 #![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(clippy::unwrap_used)]
 
 pub mod algebra;
 pub mod batch;
 pub mod coord;
 mod error;
+mod evaluator;
 pub mod flat_view;
 pub mod flatten;
 pub mod int_tuple;
@@ -13,6 +16,7 @@ pub mod offsets;
 pub mod show;
 
 pub use error::{Error, Result};
+pub use evaluator::Evaluator;
 pub use flat_view::FlatView;
 pub use flatten::{FlattenReport, ModeObstruction};
 pub use int_tuple::{IntTuple, Profile, TupleRef, MAX_DEPTH};

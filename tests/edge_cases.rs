@@ -1,0 +1,207 @@
+//! Named edge cases of the foundation. Each opens with its invariant and witness.
+
+use hlayout::coord::{crd2idx, idx2crd};
+use hlayout::{batch, Error, IntTuple, Layout, MAX_DEPTH};
+
+fn l(text: &str) -> Layout {
+    text.parse().unwrap()
+}
+
+fn t(text: &str) -> IntTuple {
+    text.parse().unwrap()
+}
+
+fn all(layout: &Layout) -> Vec<i64> {
+    (0..layout.size())
+        .map(|i| layout.eval(i).unwrap())
+        .collect()
+}
+
+#[test]
+fn seed_004_example_is_six_in_row_major_order() {
+    // Invariant: crd2idx is row-major. Witness: seed 004 says 7; (1,(1,0)) in (2,(2,2)) is 4+2+0 = 6.
+    assert_eq!(crd2idx(&t("(1,(1,0))"), &t("(2,(2,2))")).unwrap(), 6);
+    assert_eq!(idx2crd(7, &t("(2,4)")).unwrap().to_string(), "(1,3)");
+    assert_eq!(crd2idx(&t("(1,3)"), &t("(2,(2,2))")).unwrap(), 7);
+}
+
+#[test]
+fn seed_004_hierarchical_layout_offsets() {
+    // Invariant: nested evaluation. Witness: (2,(2,2)):(2,(1,4)) lays out 0 4 1 5 / 2 6 3 7.
+    assert_eq!(all(&l("(2,(2,2)):(2,(1,4))")), [0, 4, 1, 5, 2, 6, 3, 7]);
+    assert_eq!(
+        l("(2,(2,2)):(2,(1,4))").eval_crd(&t("(1,(1,0))")).unwrap(),
+        3
+    );
+}
+
+#[test]
+fn size_one_modes_vanish_in_coalesce() {
+    // Invariant: extent-1 leaves contribute nothing. Witness: (1,(4,1)):(99,(1,7)) is 4:1.
+    assert_eq!(l("(1,(4,1)):(99,(1,7))").coalesce().to_string(), "4:1");
+    assert_eq!(l("(1,1):(5,6)").coalesce().to_string(), "1:0");
+}
+
+#[test]
+fn zero_strides_broadcast_and_merge() {
+    // Invariant: stride-0 leaves repeat offsets; adjacent zero strides merge. Witness: (2,3):(0,0) -> 6:0.
+    assert_eq!(all(&l("(2,3):(0,1)")), [0, 1, 2, 0, 1, 2]);
+    assert_eq!(l("(2,3):(0,0)").coalesce().to_string(), "6:0");
+    assert_eq!(l("(2,3):(0,1)").filter().to_string(), "3:1");
+    assert_eq!(l("(2,3):(0,1)").cosize(), 3);
+}
+
+#[test]
+fn negative_strides_count_in_cosize() {
+    // Invariant: cosize = max - min + 1. Witness: (3,4):(-4,1) spans -8..=3, 12 offsets.
+    let n = l("(3,4):(-4,1)");
+    assert_eq!(n.offset_range(), (-8, 3));
+    assert_eq!(n.cosize(), 12);
+    assert_eq!(all(&n)[4], -4);
+    assert_eq!(l("(3,4):(-4,-1)").coalesce().to_string(), "12:-1");
+}
+
+#[test]
+fn empty_tuple_is_rank_zero_size_one() {
+    // Invariant: the empty product is 1. Witness: ():() has rank 0, size 1, L(0) = 0, no L(1).
+    let e = l("():()");
+    assert_eq!((e.rank(), e.size(), e.depth(), e.cosize()), (0, 1, 1, 1));
+    assert_eq!(e.eval(0).unwrap(), 0);
+    assert!(matches!(e.eval(1), Err(Error::OutOfDomain { .. })));
+    assert_eq!(e.coalesce().to_string(), "1:0");
+    assert_eq!(e.flatten().unwrap().shape(), &[] as &[i64]);
+    assert_eq!(t("()").size().unwrap(), 1);
+    assert_eq!(crd2idx(&t("()"), &t("()")).unwrap(), 0);
+}
+
+#[test]
+fn past_the_domain_first_leaf_takes_the_quotient() {
+    // Invariant: L is defined on all i >= 0. Witness: the protocol's (2,3):(10,1) at 7 is 21.
+    assert_eq!(l("(2,3):(10,1)").eval(7).unwrap(), 21);
+    assert_eq!(l("((2,2),3):((20,10),1)").eval(13).unwrap(), 41);
+}
+
+#[test]
+fn overflow_is_an_error_not_a_wrap() {
+    // Invariant: checked arithmetic. Witness: 2^32 x 2^32 elements overflow i64's size.
+    let big = 1i64 << 32;
+    assert!(matches!(
+        Layout::flat(&[big, big], &[1, 1]),
+        Err(Error::Overflow { .. })
+    ));
+    assert!(matches!(
+        Layout::flat(&[3], &[i64::MAX]),
+        Err(Error::Overflow { .. })
+    ));
+    assert!(matches!(
+        Layout::flat(&[2], &[i64::MIN]),
+        Err(Error::Overflow { .. })
+    ));
+    let wide = Layout::flat(&[2], &[1 << 61]).unwrap();
+    assert!(matches!(wide.eval(8), Err(Error::Overflow { .. })));
+    assert!(matches!(
+        l("4:1").eval(-1),
+        Err(Error::NegativeIndex { index: -1 })
+    ));
+}
+
+#[test]
+fn non_positive_extents_are_rejected() {
+    // Invariant: layouts need extents >= 1. Witness: (2,0):(1,1) names leaf 1 and extent 0.
+    assert_eq!(
+        "(2,0):(1,1)".parse::<Layout>().unwrap_err(),
+        Error::NonPositiveExtent { leaf: 1, extent: 0 }
+    );
+    assert!("-3:1".parse::<Layout>().is_err());
+}
+
+#[test]
+fn parse_errors_name_position_and_expectation() {
+    // Invariant: malformed text says where and what. Witness: each text below.
+    let cases = [
+        ("(2,3", 4, "',' or ')'"),
+        ("(2,3):(1,", 9, "an integer or '('"),
+        ("(2,3)(1,1)", 5, "':' between shape and stride"),
+        ("(2,,3):(1,1,1)", 3, "an integer or '('"),
+        ("8:1 x", 4, "end of input"),
+        ("99999999999999999999:1", 0, "an integer that fits in i64"),
+        ("-:1", 1, "a digit"),
+    ];
+    for (text, pos, expected) in cases {
+        match text.parse::<Layout>() {
+            Err(Error::Parse {
+                pos: p,
+                expected: e,
+                ..
+            }) => {
+                assert_eq!((p, e), (pos, expected), "{text}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    assert!(matches!(
+        "(2,3):(1,2,3)".parse::<Layout>(),
+        Err(Error::NotCongruent { .. })
+    ));
+}
+
+#[test]
+fn deep_nesting_is_refused_without_recursion() {
+    // Invariant: no input exhausts the stack. Witness: 100000 open brackets give TooDeep.
+    let text = "(".repeat(100_000);
+    assert!(matches!(
+        text.parse::<IntTuple>(),
+        Err(Error::TooDeep { .. })
+    ));
+    let ok = format!("{}1{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+    assert_eq!(ok.parse::<IntTuple>().unwrap().depth(), MAX_DEPTH);
+}
+
+#[test]
+fn flatten_reports_the_transpose_flatten() {
+    // Invariant: flatten names each mode needing div/mod. Witness: design card's ((10,10)):((1,10)).
+    let report = l("((10,10)):((1,10))").flatten().unwrap_err();
+    assert_eq!(
+        report.to_string(),
+        "mode 0 (10,10):(1,10) is not one stride: it needs i//10 and i%10"
+    );
+    let v = l("((5,2),(5,2)):((2,1),(20,10))").flatten().unwrap();
+    assert_eq!((v.shape(), v.strides()), (&[10, 10][..], &[1, 10][..]));
+}
+
+#[test]
+fn crd2idx_rejects_bad_coordinates() {
+    // Invariant: coordinates must be compatible and in range. Witness: (4,2) vs (2,(2,2)); 8 in 8 elements.
+    assert!(matches!(
+        crd2idx(&t("(1,(1,1,1))"), &t("(2,(2,2))")),
+        Err(Error::NotCompatible { .. })
+    ));
+    assert!(matches!(
+        crd2idx(&t("8"), &t("(2,(2,2))")),
+        Err(Error::OutOfDomain { .. })
+    ));
+    assert!(matches!(
+        crd2idx(&t("(0,(2,0))"), &t("(2,(2,2))")),
+        Err(Error::OutOfDomain { .. })
+    ));
+    assert!(matches!(
+        crd2idx(&t("(0,-1)"), &t("(2,4)")),
+        Err(Error::OutOfDomain { .. })
+    ));
+}
+
+#[test]
+fn batch_keeps_going_after_bad_lines() {
+    // Invariant: one response per non-empty line, in order. Witness: a mixed stream.
+    let input = "{\"op\":\"eval\",\"layout\":\"3:2\"}\n\nnot json\n[1]\n{\"op\":\"nope\"}\n{\"layout\":\"3:2\"}\n{\"op\":\"coalesce\",\"layout\":\"(2,2):(2,1)\"}\n";
+    let mut out = Vec::new();
+    batch::run(input.as_bytes(), &mut out).unwrap();
+    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[0], r#"{"offsets":[0,2,4]}"#);
+    assert!(lines[1].starts_with(r#"{"error":"invalid JSON"#));
+    assert_eq!(lines[2], r#"{"error":"request is not a JSON object"}"#);
+    assert_eq!(lines[3], r#"{"error":"unsupported op 'nope'"}"#);
+    assert_eq!(lines[4], r#"{"error":"missing string field 'op'"}"#);
+    assert_eq!(lines[5], r#"{"layout":"4:1"}"#);
+}
