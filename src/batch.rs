@@ -19,6 +19,7 @@ use serde_json::{json, Map, Value};
 
 use crate::flat_view::FlatView;
 use crate::layout::Layout;
+use crate::view::ViewStack;
 
 /// Largest layout whose offsets `eval` will list.
 pub const MAX_EVAL_SIZE: i64 = 1 << 24;
@@ -71,6 +72,7 @@ fn handle(req: &Req) -> Result<Value, String> {
         "eval" => eval(&layout_arg(req, "layout")?),
         "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),
         "flatten" => Ok(flatten(&layout_arg(req, "layout")?)),
+        "chain" => chain(req),
         other => Err(format!("unsupported op '{other}'")),
     }
 }
@@ -90,6 +92,73 @@ fn flatten(l: &Layout) -> Value {
         Ok(v) => json!({ "ordinary": true, "view": view_to_json(&v) }),
         Err(report) => json!({ "ordinary": false, "reason": report.to_string() }),
     }
+}
+
+/// Applies a tinygrad movement-op chain to a contiguous tensor.
+fn chain(req: &Req) -> Result<Value, String> {
+    let shape = int_list(req.get("shape"), "shape")?;
+    let ops = req
+        .get("ops")
+        .and_then(Value::as_array)
+        .ok_or("missing array field 'ops'")?;
+    let mut t = ViewStack::new(&shape).map_err(|e| e.to_string())?;
+    for (k, op) in ops.iter().enumerate() {
+        t = movement(&t, op).map_err(|e| format!("op {k}: {e}"))?;
+    }
+    let mut out = json!({ "views": t.views().len(), "repr": t.to_string() });
+    if req.get("offsets").and_then(Value::as_bool) == Some(true) {
+        let size: i64 = t.shape().iter().product();
+        if size > MAX_EVAL_SIZE {
+            return Err(format!(
+                "chain: {size} elements exceed the listing limit {MAX_EVAL_SIZE}"
+            ));
+        }
+        let offsets = t.offsets().map_err(|e| e.to_string())?;
+        out["offsets"] = offsets.into_iter().map(|o| o.unwrap_or(-1)).collect();
+    }
+    Ok(out)
+}
+
+/// One `["name", arg]` movement op.
+fn movement(t: &ViewStack, op: &Value) -> Result<ViewStack, String> {
+    let (name, arg) = match op.as_array().map(Vec::as_slice) {
+        Some([Value::String(name), arg]) => (name.as_str(), arg),
+        _ => return Err(format!("expected [\"name\", argument], got {op}")),
+    };
+    let r = match name {
+        "reshape" => t.reshape(&int_list(Some(arg), name)?),
+        "expand" => t.expand(&int_list(Some(arg), name)?),
+        "stride" => t.stride(&int_list(Some(arg), name)?),
+        "permute" => {
+            let perm = int_list(Some(arg), name)?;
+            let perm: Option<Vec<usize>> = perm.iter().map(|&p| usize::try_from(p).ok()).collect();
+            t.permute(&perm.ok_or("permute: negative axis")?)
+        }
+        "pad" | "shrink" => {
+            let pairs: Option<Vec<(i64, i64)>> =
+                arg.as_array().and_then(|a| a.iter().map(pair).collect());
+            let pairs = pairs.ok_or_else(|| format!("{name}: expected [[a,b],..]"))?;
+            if name == "pad" {
+                t.pad(&pairs)
+            } else {
+                t.shrink(&pairs)
+            }
+        }
+        "flip" => {
+            let flags: Option<Vec<bool>> = arg
+                .as_array()
+                .and_then(|a| a.iter().map(Value::as_bool).collect());
+            t.flip(&flags.ok_or("flip: expected [bool,..]")?)
+        }
+        other => return Err(format!("unknown movement op '{other}'")),
+    };
+    r.map_err(|e| e.to_string())
+}
+
+fn int_list(v: Option<&Value>, what: &str) -> Result<Vec<i64>, String> {
+    v.and_then(Value::as_array)
+        .and_then(|a| a.iter().map(Value::as_i64).collect())
+        .ok_or_else(|| format!("{what}: expected an array of integers"))
 }
 
 /// A layout field given as `SHAPE:STRIDE` text.
@@ -136,7 +205,6 @@ pub(crate) fn view_from_json(v: &Value, field: &str) -> Result<FlatView, String>
         .map_err(|e| format!("{field}: {e}"))
 }
 
-#[allow(dead_code)]
 fn pair(v: &Value) -> Option<(i64, i64)> {
     match v.as_array()?.as_slice() {
         [b, e] => Some((b.as_i64()?, e.as_i64()?)),

@@ -108,6 +108,13 @@ pub enum Error {
         /// The depth found.
         depth: usize,
     },
+    /// A movement op's arguments break its precondition (tinygrad 0.10.3 semantics).
+    BadMovement {
+        /// The op, e.g. "reshape".
+        op: &'static str,
+        /// The rule and the values that broke it.
+        why: String,
+    },
     /// A flat view was malformed (lengths differ, bad mask, negative extent).
     InvalidView {
         /// What is wrong.
@@ -167,6 +174,7 @@ impl fmt::Display for Error {
                 "nesting depth {depth} exceeds the limit of {}",
                 crate::MAX_DEPTH
             ),
+            Error::BadMovement { op, why } => write!(f, "{op}: {why}"),
             Error::InvalidView { what } => write!(f, "invalid view: {what}"),
         }
     }
@@ -177,6 +185,11 @@ impl std::error::Error for Error {}
 /// `a * b` or an [`Error::Overflow`] naming `what`.
 pub(crate) fn mul(a: i64, b: i64, what: &'static str) -> Result<i64> {
     a.checked_mul(b).ok_or(Error::Overflow { what })
+}
+
+/// The [`Error::Overflow`] naming `what`.
+pub(crate) fn overflow(what: &'static str) -> Error {
+    Error::Overflow { what }
 }
 
 /// `a + b` or an [`Error::Overflow`] naming `what`.

@@ -14,6 +14,7 @@ pub mod layout;
 pub mod notation;
 pub mod offsets;
 pub mod show;
+pub mod view;
 
 pub use error::{Error, Result};
 pub use evaluator::Evaluator;
@@ -22,3 +23,4 @@ pub use flatten::{FlattenReport, ModeObstruction};
 pub use int_tuple::{IntTuple, Profile, TupleRef, MAX_DEPTH};
 pub use layout::Layout;
 pub use offsets::Offsets;
+pub use view::{Constraint, View, ViewStack};

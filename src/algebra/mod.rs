@@ -10,3 +10,5 @@
 
 mod coalesce;
 mod filter;
+
+pub(crate) use coalesce::coalesce_leaves;

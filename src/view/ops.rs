@@ -1,0 +1,307 @@
+//! Movement ops on a single [`View`], computed exactly on its leaves.
+//!
+//! Each `try_*` returns `Ok(Some(view))` when the op's result is one view,
+//! `Ok(None)` when it is not expressible on this view (the caller then grows
+//! the stack), and `Err` when the arguments break tinygrad's preconditions.
+//! Every op is O(leaves · constraints) apart from canonicalisation.
+
+use smallvec::SmallVec;
+
+use super::{Dim, Leaf, View};
+use crate::error::{self, Error, Result};
+
+fn bad(op: &'static str, why: String) -> Error {
+    Error::BadMovement { op, why }
+}
+
+impl View {
+    fn check_rank(&self, op: &'static str, len: usize) -> Result<()> {
+        if len == self.dims.len() {
+            Ok(())
+        } else {
+            Err(bad(
+                op,
+                format!(
+                    "argument has {len} entries but the view has rank {}",
+                    self.dims.len()
+                ),
+            ))
+        }
+    }
+
+    /// Reorders the dimensions; `perm` must be a permutation of `0..rank`.
+    pub(crate) fn try_permute(&self, perm: &[usize]) -> Result<View> {
+        self.check_rank("permute", perm.len())?;
+        let mut seen = vec![false; perm.len()];
+        for &p in perm {
+            if p >= perm.len() || std::mem::replace(&mut seen[p], true) {
+                return Err(bad(
+                    "permute",
+                    format!("{perm:?} is not a permutation of 0..{}", perm.len()),
+                ));
+            }
+        }
+        let dims = perm.iter().map(|&p| self.dims[p].clone()).collect();
+        Ok(View {
+            dims,
+            ..self.clone()
+        })
+    }
+
+    /// Broadcasts extent-1 dimensions to `shape` (stride 0, constraint coefficient 0).
+    pub(crate) fn try_expand(&self, shape: &[i64]) -> Result<View> {
+        self.check_rank("expand", shape.len())?;
+        let mut out = self.clone();
+        let old = self.shape();
+        for ((dim, &n), &s) in out.dims.iter_mut().zip(shape).zip(&old) {
+            if n == s {
+                continue;
+            }
+            if s != 1 || n < 1 {
+                return Err(bad(
+                    "expand",
+                    format!("cannot expand extent {s} to {n} (only extent 1 expands, to >= 1)"),
+                ));
+            }
+            *dim = smallvec::smallvec![Leaf {
+                extent: n,
+                stride: 0,
+                coeffs: SmallVec::from_elem(0, self.bounds.len()),
+            }];
+        }
+        out.tidy()
+    }
+
+    /// Reverses the dimensions marked `true`: every leaf of such a dimension flips.
+    ///
+    /// tinygrad 0.10.3 zips the flags with the shape, so flags past the rank are
+    /// ignored; fewer flags than the rank are an error.
+    pub(crate) fn try_flip(&self, flags: &[bool]) -> Result<View> {
+        if flags.len() < self.dims.len() {
+            self.check_rank("flip", flags.len())?;
+        }
+        let mut out = self.clone();
+        for (dim, _) in out.dims.iter_mut().zip(flags).filter(|(_, f)| **f) {
+            for l in dim.iter_mut() {
+                // x = (n-1) - x': offset gains (n-1)·d, each constraint value a·(n-1).
+                let top = l.extent - 1;
+                out.offset = error::add(
+                    out.offset,
+                    error::mul(top, l.stride, "flip offset")?,
+                    "flip offset",
+                )?;
+                l.stride = -l.stride;
+                for (c, a) in l.coeffs.iter_mut().enumerate() {
+                    shift_bound(&mut out.bounds[c], error::mul(*a, top, "flip bound")?)?;
+                    *a = -*a;
+                }
+            }
+        }
+        out.tidy()
+    }
+
+    /// Keeps `[begin, end)` of each dimension.
+    pub(crate) fn try_shrink(&self, arg: &[(i64, i64)]) -> Result<Option<View>> {
+        self.check_rank("shrink", arg.len())?;
+        let shape = self.shape();
+        for (&(b, e), &s) in arg.iter().zip(&shape) {
+            if !(0 <= b && b < e && e <= s) {
+                return Err(bad(
+                    "shrink",
+                    format!("[{b},{e}) is not a non-empty range within [0,{s}]"),
+                ));
+            }
+        }
+        let mut out = self.clone();
+        for (d, &(b, e)) in arg.iter().enumerate() {
+            if (b, e) == (0, shape[d]) {
+                continue;
+            }
+            let (dims, offset, bounds) = (&mut out.dims, &mut out.offset, &mut out.bounds);
+            if !shrink_leaves(&mut dims[d], b, e, offset, bounds)? {
+                return Ok(None);
+            }
+        }
+        out.tidy().map(Some)
+    }
+
+    /// Pads each dimension with `before` and `after` invalid elements.
+    pub(crate) fn try_pad(&self, arg: &[(i64, i64)]) -> Result<Option<View>> {
+        self.check_rank("pad", arg.len())?;
+        if let Some(&(b, a)) = arg.iter().find(|(b, a)| *b < 0 || *a < 0) {
+            return Err(bad("pad", format!("padding ({b},{a}) is negative")));
+        }
+        let mut out = self.clone();
+        for (d, &(b, a)) in arg.iter().enumerate() {
+            if (b, a) == (0, 0) {
+                continue;
+            }
+            let inner: i64 = out.dims[d][1..].iter().map(|l| l.extent).product();
+            if b % inner != 0 || a % inner != 0 {
+                return Ok(None);
+            }
+            let (b, a) = (b / inner, a / inner);
+            let n = out.dims[d][0].extent;
+            // x = x' - b on the slowest leaf, valid iff b <= x' < b + n.
+            shift_leaf(&mut out, d, -b)?;
+            let lead = &mut out.dims[d][0];
+            lead.extent = error::add(n, error::add(b, a, "pad extent")?, "pad extent")?;
+            out.bounds.push((b, error::add(b, n, "pad bound")?));
+            for (dd, dim) in out.dims.iter_mut().enumerate() {
+                for (k, l) in dim.iter_mut().enumerate() {
+                    l.coeffs.push(i64::from(dd == d && k == 0));
+                }
+            }
+        }
+        out.tidy().map(Some)
+    }
+
+    /// Takes every `step`-th element of each dimension (negative steps flip first).
+    pub(crate) fn try_stride(&self, steps: &[i64]) -> Result<Option<View>> {
+        self.check_rank("stride", steps.len())?;
+        if steps.contains(&0) {
+            return Err(bad("stride", format!("step 0 in {steps:?}")));
+        }
+        let flags: Vec<bool> = steps.iter().map(|&s| s < 0).collect();
+        let mut out = self.try_flip(&flags)?;
+        for (dim, &step) in out.dims.iter_mut().zip(steps) {
+            let step = step.abs();
+            if step == 1 {
+                continue;
+            }
+            let inner: i64 = dim[1..].iter().map(|l| l.extent).product();
+            if step % inner != 0 {
+                return Ok(None);
+            }
+            // x = step·x' lands on the slowest leaf only: x_0 = (step/inner)·x'.
+            let k = step / inner;
+            for l in dim[1..].iter_mut() {
+                l.extent = 1;
+            }
+            let lead = &mut dim[0];
+            lead.extent = (lead.extent + k - 1) / k;
+            lead.stride = error::mul(lead.stride, k, "stride")?;
+            for a in lead.coeffs.iter_mut() {
+                *a = error::mul(*a, k, "stride coefficient")?;
+            }
+        }
+        out.tidy().map(Some)
+    }
+
+    /// Drops extent-1 leaves, coalesces leaves within each dimension where the
+    /// strides and every constraint coefficient allow, and canonicalises.
+    pub(crate) fn tidy(mut self) -> Result<View> {
+        let n = self.bounds.len();
+        for dim in &mut self.dims {
+            let kept = coalesce_dim(dim);
+            *dim = if kept.is_empty() {
+                smallvec::smallvec![Leaf {
+                    extent: 1,
+                    stride: 0,
+                    coeffs: SmallVec::from_elem(0, n),
+                }]
+            } else {
+                kept
+            };
+        }
+        self.normalize()
+    }
+}
+
+/// Constraint-aware coalescing of one dimension's leaves (extent-1 leaves dropped).
+pub(crate) fn coalesce_dim(dim: &[Leaf]) -> Dim {
+    let mut out = Dim::new();
+    for l in dim.iter().filter(|l| l.extent != 1) {
+        match out.last_mut() {
+            Some(prev) if mergeable(prev, l) => {
+                prev.extent *= l.extent;
+                prev.stride = l.stride;
+                prev.coeffs.clone_from(&l.coeffs);
+            }
+            _ => out.push(l.clone()),
+        }
+    }
+    out
+}
+
+/// `slow` and `fast` merge iff stride and every coefficient scale by `fast.extent`.
+pub(crate) fn mergeable(slow: &Leaf, fast: &Leaf) -> bool {
+    let s = fast.extent;
+    fast.stride.checked_mul(s) == Some(slow.stride)
+        && slow
+            .coeffs
+            .iter()
+            .zip(&fast.coeffs)
+            .all(|(&a, &b)| b.checked_mul(s) == Some(a))
+}
+
+/// Substitutes `x = x' - by` on the slowest leaf of dimension `d`.
+fn shift_leaf(v: &mut View, d: usize, by: i64) -> Result<()> {
+    let lead = &v.dims[d][0];
+    v.offset = error::add(
+        v.offset,
+        error::mul(by, lead.stride, "view offset")?,
+        "view offset",
+    )?;
+    for (c, &a) in lead.coeffs.iter().enumerate() {
+        shift_bound(&mut v.bounds[c], error::mul(a, by, "constraint bound")?)?;
+    }
+    Ok(())
+}
+
+/// A constraint value gains `delta`: bounds on the remaining terms move by `-delta`.
+fn shift_bound(bound: &mut (i64, i64), delta: i64) -> Result<()> {
+    bound.0 = bound
+        .0
+        .checked_sub(delta)
+        .ok_or(error::overflow("constraint bound"))?;
+    bound.1 = bound
+        .1
+        .checked_sub(delta)
+        .ok_or(error::overflow("constraint bound"))?;
+    Ok(())
+}
+
+/// Shrinks a dimension (leaves slowest first) to `[b, e)` of its row-major index.
+///
+/// Exact when the range is aligned to the slowest leaf's blocks, or lies inside
+/// one block (then the slowest leaf is fixed and the rest recurses); otherwise
+/// returns `false`. O(leaves).
+fn shrink_leaves(
+    leaves: &mut [Leaf],
+    b: i64,
+    e: i64,
+    offset: &mut i64,
+    bounds: &mut [(i64, i64)],
+) -> Result<bool> {
+    let inner: i64 = leaves[1..].iter().map(|l| l.extent).product();
+    let (q, r) = (b / inner, e.div_euclid(inner));
+    let fix = |l: &mut Leaf, by: i64, offset: &mut i64, bounds: &mut [(i64, i64)]| -> Result<()> {
+        *offset = error::add(
+            *offset,
+            error::mul(by, l.stride, "view offset")?,
+            "view offset",
+        )?;
+        for (c, &a) in l.coeffs.iter().enumerate() {
+            shift_bound(&mut bounds[c], error::mul(a, by, "constraint bound")?)?;
+        }
+        Ok(())
+    };
+    if b % inner == 0 && e % inner == 0 {
+        fix(&mut leaves[0], q, offset, bounds)?;
+        leaves[0].extent = r - q;
+        return Ok(true);
+    }
+    if q == (e - 1) / inner && leaves.len() > 1 {
+        fix(&mut leaves[0], q, offset, bounds)?;
+        leaves[0].extent = 1;
+        return shrink_leaves(
+            &mut leaves[1..],
+            b - q * inner,
+            e - q * inner,
+            offset,
+            bounds,
+        );
+    }
+    Ok(false)
+}

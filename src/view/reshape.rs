@@ -1,0 +1,116 @@
+//! Reshape of a single view: regroup the leaves, splitting where the new shape cuts.
+//!
+//! The row-major index over a view's shape equals the row-major index over its
+//! leaves, so a reshape only has to express the new dimensions through the
+//! leaves. Steps, each exact:
+//!
+//! 1. drop extent-1 leaves and coalesce adjacent leaves whose stride *and* every
+//!    constraint coefficient scale by the faster leaf's extent (the merged
+//!    coordinate `x_k·s_{k+1} + x_{k+1}` then carries the same offset and the same
+//!    constraint values);
+//! 2. walk the leaves and the new shape from the fastest end, splitting a leaf
+//!    `x` of extent `s = p·q` into `x = y·q + z` (strides `d·q`, `d`; coefficients
+//!    `a·q`, `a`) wherever a new dimension boundary falls inside it;
+//! 3. give each new dimension the pieces it covers, as a nested mode.
+//!
+//! Step 2 fails exactly when two remaining extents do not divide each other: the
+//! new shape and the coalesced leaves have no common refinement, and the caller
+//! pushes a view. Coalescing first can only help (coarser leaves have fewer
+//! suffix products, so more shapes refine them). O(leaves + rank).
+
+use smallvec::SmallVec;
+
+use super::ops::mergeable;
+use super::{Dim, Leaf, View};
+use crate::error::{Error, Result};
+
+impl View {
+    /// Reshapes to `shape` (same number of elements, extents >= 1).
+    pub(crate) fn try_reshape(&self, shape: &[i64]) -> Result<Option<View>> {
+        let size = self.size();
+        let new_size = shape
+            .iter()
+            .try_fold(1i64, |a, &s| if s < 1 { None } else { a.checked_mul(s) });
+        if new_size != Some(size) {
+            return Err(Error::BadMovement {
+                op: "reshape",
+                why: format!(
+                    "shape {shape:?} does not have {size} elements of extent >= 1 (from {:?})",
+                    self.shape()
+                ),
+            });
+        }
+        if shape == self.shape() {
+            return Ok(Some(self.clone()));
+        }
+        let leaves = coalesced_leaves(self);
+        let Some(dims) = regroup(&leaves, shape, self.bounds.len()) else {
+            return Ok(None);
+        };
+        View {
+            dims,
+            ..self.clone()
+        }
+        .tidy()
+        .map(Some)
+    }
+}
+
+/// All leaves, extent-1 ones dropped, adjacent mergeable ones merged.
+fn coalesced_leaves(v: &View) -> SmallVec<[Leaf; 8]> {
+    let mut out: SmallVec<[Leaf; 8]> = SmallVec::new();
+    for l in v.leaves().filter(|l| l.extent != 1) {
+        match out.last_mut() {
+            Some(prev) if mergeable(prev, l) => {
+                prev.extent *= l.extent;
+                prev.stride = l.stride;
+                prev.coeffs.clone_from(&l.coeffs);
+            }
+            _ => out.push(l.clone()),
+        }
+    }
+    out
+}
+
+/// Splits `leaves` along `shape` from the fastest end; `None` without a common refinement.
+fn regroup(leaves: &[Leaf], shape: &[i64], constraints: usize) -> Option<Vec<Dim>> {
+    let mut dims: Vec<Dim> = vec![Dim::new(); shape.len()];
+    let mut li = leaves.len();
+    // The unconsumed fast part of the current leaf: extent `rem`, scale `unit`
+    // (its stride and coefficients are the leaf's times `unit`).
+    let (mut rem, mut unit) = (1i64, 1i64);
+    for (dim, &n) in dims.iter_mut().zip(shape).rev() {
+        let mut need = n;
+        while need > 1 {
+            if rem == 1 {
+                li = li.checked_sub(1)?;
+                (rem, unit) = (leaves[li].extent, 1);
+            }
+            let take = if rem % need == 0 {
+                need
+            } else if need % rem == 0 {
+                rem
+            } else {
+                return None;
+            };
+            let src = &leaves[li];
+            dim.push(Leaf {
+                extent: take,
+                stride: src.stride * unit,
+                coeffs: src.coeffs.iter().map(|a| a * unit).collect(),
+            });
+            unit *= take;
+            rem /= take;
+            need /= take;
+        }
+        dim.reverse();
+        if dim.is_empty() {
+            dim.push(Leaf {
+                extent: 1,
+                stride: 0,
+                coeffs: SmallVec::from_elem(0, constraints),
+            });
+        }
+    }
+    Some(dims)
+}

@@ -1,0 +1,273 @@
+//! [`ViewStack`]: the result of a movement-op chain, one view whenever possible.
+//!
+//! Ops apply to the top view. When the top view cannot express an op's result,
+//! a contiguous view of the current shape is pushed and the op applies to it
+//! (on a contiguous view every op succeeds). After each op the stack is
+//! simplified: every adjacent pair that merges into one view is merged
+//! ([`pair`](super::pair)), repeated until no pair merges, so the number of
+//! views is minimal among stacks reachable by pairwise merging — not tinygrad's
+//! tail-only greedy pass.
+
+use std::fmt;
+
+use super::pair::merge_pair;
+use super::View;
+use crate::error::{Error, Result};
+
+/// A stack of views, bottom (reading the buffer) first.
+///
+/// ```
+/// use hlayout::ViewStack;
+/// let s = ViewStack::new(&[4, 6])?.permute(&[1, 0])?.reshape(&[2, 3, 4])?;
+/// assert_eq!(s.views().len(), 1);
+/// assert_eq!(s.shape(), vec![2, 3, 4]);
+/// assert_eq!(s.eval(&[1, 0, 2])?, Some(15));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ViewStack {
+    views: Vec<View>,
+}
+
+impl ViewStack {
+    /// The contiguous tensor of `shape`.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] for an extent below 1; [`Error::Overflow`].
+    ///
+    /// ```
+    /// assert!(hlayout::ViewStack::new(&[3, 4]).unwrap().is_contiguous());
+    /// ```
+    pub fn new(shape: &[i64]) -> Result<ViewStack> {
+        Ok(ViewStack {
+            views: vec![View::contiguous(shape)?],
+        })
+    }
+
+    /// The views, bottom first.
+    ///
+    /// ```
+    /// assert_eq!(hlayout::ViewStack::new(&[3]).unwrap().views().len(), 1);
+    /// ```
+    pub fn views(&self) -> &[View] {
+        &self.views
+    }
+
+    /// The tensor shape (the top view's).
+    ///
+    /// ```
+    /// assert_eq!(hlayout::ViewStack::new(&[3, 4]).unwrap().shape(), vec![3, 4]);
+    /// ```
+    pub fn shape(&self) -> Vec<i64> {
+        self.top().shape()
+    }
+
+    fn top(&self) -> &View {
+        &self.views[self.views.len() - 1]
+    }
+
+    /// Whether the stack is one contiguous view.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[3, 4]).unwrap().flip(&[true, false]).unwrap();
+    /// assert!(!s.is_contiguous());
+    /// ```
+    pub fn is_contiguous(&self) -> bool {
+        self.views.len() == 1 && self.views[0].is_contiguous()
+    }
+
+    /// Applies `op` to the top view, pushing a contiguous view when it cannot.
+    fn apply(&self, op: impl Fn(&View) -> Result<Option<View>>) -> Result<ViewStack> {
+        let mut views = self.views.clone();
+        let top = views.len() - 1;
+        match op(&views[top])? {
+            Some(v) => views[top] = v,
+            None => {
+                let fresh = View::contiguous(&views[top].shape())?;
+                let v = op(&fresh)?.ok_or_else(|| Error::BadMovement {
+                    op: "view stack",
+                    why: "an op failed on a contiguous view (internal invariant)".into(),
+                })?;
+                views.push(v);
+            }
+        }
+        simplify(views)
+    }
+
+    /// tinygrad's `reshape`: same number of elements.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] when the sizes differ or an extent is below 1.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[6]).unwrap().reshape(&[2, 3]).unwrap();
+    /// assert_eq!(s.to_string(), "(2,3):(3,1)");
+    /// ```
+    pub fn reshape(&self, shape: &[i64]) -> Result<ViewStack> {
+        self.apply(|v| v.try_reshape(shape))
+    }
+
+    /// tinygrad's `permute`.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] unless `perm` is a permutation of `0..rank`.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[2, 3]).unwrap().permute(&[1, 0]).unwrap();
+    /// assert_eq!(s.to_string(), "(3,2):(1,3)");
+    /// ```
+    pub fn permute(&self, perm: &[usize]) -> Result<ViewStack> {
+        self.apply(|v| v.try_permute(perm).map(Some))
+    }
+
+    /// tinygrad's `expand`: extent-1 dimensions broadcast with stride 0.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] for a rank mismatch or a non-1 extent that changes.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[1, 3]).unwrap().expand(&[2, 3]).unwrap();
+    /// assert_eq!(s.to_string(), "(2,3):(0,1)");
+    /// ```
+    pub fn expand(&self, shape: &[i64]) -> Result<ViewStack> {
+        self.apply(|v| v.try_expand(shape).map(Some))
+    }
+
+    /// tinygrad's `pad`: `(before, after)` invalid elements per dimension.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] for a rank mismatch or negative padding.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[2]).unwrap().pad(&[(1, 1)]).unwrap();
+    /// assert_eq!(s.to_string(), "4:1-1 if 1<=x0<3");
+    /// ```
+    pub fn pad(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
+        self.apply(|v| v.try_pad(arg))
+    }
+
+    /// tinygrad's `shrink`: keep `[begin, end)` per dimension (non-empty).
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] for a rank mismatch or a range outside the shape.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[4, 4]).unwrap().shrink(&[(1, 3), (0, 4)]).unwrap();
+    /// assert_eq!(s.to_string(), "(2,4):(4,1)+4");
+    /// ```
+    pub fn shrink(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
+        self.apply(|v| v.try_shrink(arg))
+    }
+
+    /// tinygrad's `flip`.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] for a rank mismatch.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[3]).unwrap().flip(&[true]).unwrap();
+    /// assert_eq!(s.to_string(), "3:-1+2");
+    /// ```
+    pub fn flip(&self, flags: &[bool]) -> Result<ViewStack> {
+        self.apply(|v| v.try_flip(flags).map(Some))
+    }
+
+    /// Step slicing per dimension, `x[::step]`; a negative step flips first.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] for a rank mismatch or a zero step.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[5]).unwrap().stride(&[2]).unwrap();
+    /// assert_eq!(s.to_string(), "3:2");
+    /// ```
+    pub fn stride(&self, steps: &[i64]) -> Result<ViewStack> {
+        self.apply(|v| v.try_stride(steps))
+    }
+
+    /// Buffer offset of the element at `coord`, or `None` where it is invalid.
+    ///
+    /// # Errors
+    /// [`Error::OutOfDomain`] for a coordinate outside the shape.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[2, 2]).unwrap().permute(&[1, 0]).unwrap();
+    /// assert_eq!(s.eval(&[0, 1]).unwrap(), Some(2));
+    /// ```
+    pub fn eval(&self, coord: &[i64]) -> Result<Option<i64>> {
+        let mut coord = coord.to_vec();
+        for (k, v) in self.views.iter().enumerate().rev() {
+            let Some(o) = v.eval(&coord)? else {
+                return Ok(None);
+            };
+            if k == 0 {
+                return Ok(Some(o));
+            }
+            let below = self.views[k - 1].shape();
+            if !(0..below.iter().product()).contains(&o) {
+                return Ok(None);
+            }
+            coord = unravel(o, &below);
+        }
+        Ok(None)
+    }
+
+    /// Every element's offset (`None` where invalid), in row-major order.
+    ///
+    /// A single view streams with no division; a stack evaluates each element
+    /// through every view (one unravel per extra view, as tinygrad's kernels do).
+    ///
+    /// # Errors
+    /// Only on internal overflow; offsets of valid views fit `i64`.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[2]).unwrap().pad(&[(0, 1)]).unwrap();
+    /// assert_eq!(s.offsets().unwrap(), [Some(0), Some(1), None]);
+    /// ```
+    pub fn offsets(&self) -> Result<Vec<Option<i64>>> {
+        if let [v] = &self.views[..] {
+            return Ok(v.offsets().collect());
+        }
+        let shape = self.shape();
+        let n: i64 = shape.iter().product();
+        (0..n).map(|i| self.eval(&unravel(i, &shape))).collect()
+    }
+}
+
+/// Row-major digits of `i` over `shape`.
+fn unravel(mut i: i64, shape: &[i64]) -> Vec<i64> {
+    let mut c = vec![0; shape.len()];
+    for (x, &s) in c.iter_mut().zip(shape).rev() {
+        *x = i % s;
+        i /= s;
+    }
+    c
+}
+
+/// Merges adjacent pairs until none merges.
+fn simplify(mut views: Vec<View>) -> Result<ViewStack> {
+    let mut k = views.len();
+    while k >= 2 {
+        match merge_pair(&views[k - 2], &views[k - 1])? {
+            Some(v) => {
+                views.splice(k - 2..k, [v]);
+                k = views.len();
+            }
+            None => k -= 1,
+        }
+    }
+    Ok(ViewStack { views })
+}
+
+impl fmt::Display for ViewStack {
+    /// The views bottom first, separated by ` | `.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, v) in self.views.iter().enumerate() {
+            if k > 0 {
+                f.write_str(" | ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
