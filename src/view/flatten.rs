@@ -62,6 +62,14 @@ impl View {
         let mut reasons = Vec::new();
         let mut strides = Vec::with_capacity(self.dims.len());
         for (d, dim) in self.dims.iter().enumerate() {
+            if let Some(w) = dim.window {
+                let (a, b) = (w.start, w.start + w.extent);
+                let layout = super::View::dim_layout(dim);
+                reasons.push(format!(
+                    "dim {d} reads the window [{a},{b}) of {layout}, which needs i//P and i%P"
+                ));
+                continue;
+            }
             let (shape, stride): (Vec<i64>, Vec<i64>) =
                 dim.iter().map(|l| (l.extent, l.stride)).unzip();
             let (s, st) = coalesce_leaves(&shape, &stride);

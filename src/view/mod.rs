@@ -58,8 +58,60 @@ pub(crate) struct Leaf {
     pub(crate) coeffs: SmallVec<[i64; 2]>,
 }
 
-/// The leaves of one tensor dimension, slowest first.
-pub(crate) type Dim = SmallVec<[Leaf; 2]>;
+/// One tensor dimension: its leaves (slowest first) and, rarely, a window.
+///
+/// Without a window, the dimension's index `t` *is* the row-major index over its
+/// leaves. With a window `(extent E, start o)`, index `t ∈ [0, E)` reads
+/// `x = t + o` over the leaves, and is invalid where `x` falls outside
+/// `[0, R)`, `R` the product of the leaf extents. Windows express shrinks and
+/// pads of a nested dimension at bounds that cut its leaves (the flattened
+/// transpose sliced to `[3, 57)`, or padded by one), which no leaf-wise
+/// substitution can. Derefs to its leaves.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Dim {
+    pub(crate) leaves: SmallVec<[Leaf; 2]>,
+    pub(crate) window: Option<Window>,
+}
+
+/// A dimension reading `[start, start + extent)` of its leaves' row-major index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Window {
+    pub(crate) extent: i64,
+    pub(crate) start: i64,
+}
+
+impl Dim {
+    pub(crate) fn plain(leaves: SmallVec<[Leaf; 2]>) -> Dim {
+        Dim {
+            leaves,
+            window: None,
+        }
+    }
+
+    /// Product of the leaf extents (the radix range the window reads from).
+    pub(crate) fn radix(&self) -> i64 {
+        self.leaves.iter().map(|l| l.extent).product()
+    }
+
+    /// The dimension's extent.
+    pub(crate) fn extent(&self) -> i64 {
+        self.window.map_or_else(|| self.radix(), |w| w.extent)
+    }
+}
+
+impl std::ops::Deref for Dim {
+    type Target = SmallVec<[Leaf; 2]>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.leaves
+    }
+}
+
+impl std::ops::DerefMut for Dim {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.leaves
+    }
+}
 
 /// A single hierarchical view with affine validity constraints.
 ///
@@ -102,7 +154,7 @@ impl View {
             });
         }
         let mut acc = 1i64;
-        let mut dims = vec![Dim::new(); shape.len()];
+        let mut dims = vec![Dim::default(); shape.len()];
         for (dim, &s) in dims.iter_mut().zip(shape).rev() {
             dim.push(Leaf {
                 extent: s,
@@ -130,15 +182,17 @@ impl View {
         let dims = layout
             .modes()
             .map(|m| {
-                m.shape_leaves()
-                    .iter()
-                    .zip(m.stride_leaves())
-                    .map(|(&extent, &stride)| Leaf {
-                        extent,
-                        stride,
-                        coeffs: SmallVec::new(),
-                    })
-                    .collect()
+                Dim::plain(
+                    m.shape_leaves()
+                        .iter()
+                        .zip(m.stride_leaves())
+                        .map(|(&extent, &stride)| Leaf {
+                            extent,
+                            stride,
+                            coeffs: SmallVec::new(),
+                        })
+                        .collect(),
+                )
             })
             .collect();
         View {
@@ -154,10 +208,7 @@ impl View {
     /// assert_eq!(hlayout::View::contiguous(&[2, 3]).unwrap().shape(), vec![2, 3]);
     /// ```
     pub fn shape(&self) -> Vec<i64> {
-        self.dims
-            .iter()
-            .map(|d| d.iter().map(|l| l.extent).product())
-            .collect()
+        self.dims.iter().map(Dim::extent).collect()
     }
 
     /// Number of elements.
@@ -166,7 +217,7 @@ impl View {
     /// assert_eq!(hlayout::View::contiguous(&[2, 3]).unwrap().size(), 6);
     /// ```
     pub fn size(&self) -> i64 {
-        self.leaves().map(|l| l.extent).product()
+        self.dims.iter().map(Dim::extent).product()
     }
 
     /// The offset of coordinate zero (before validity).
@@ -178,7 +229,7 @@ impl View {
         self.offset
     }
 
-    /// The hierarchical layout (without offset and validity).
+    /// The hierarchical layout (without offset, validity and windows).
     ///
     /// ```
     /// let s = hlayout::ViewStack::new(&[10, 10]).unwrap().permute(&[1, 0]).unwrap();
@@ -192,7 +243,7 @@ impl View {
             if dim.len() > 1 {
                 toks.open();
             }
-            for l in dim {
+            for l in dim.iter() {
                 toks.leaf(l.extent);
                 stride.push(l.stride);
             }
@@ -238,7 +289,7 @@ impl View {
     /// assert!(!ViewStack::new(&[4, 6]).unwrap().permute(&[1, 0]).unwrap().is_contiguous());
     /// ```
     pub fn is_contiguous(&self) -> bool {
-        if self.offset != 0 || !self.bounds.is_empty() {
+        if self.offset != 0 || !self.bounds.is_empty() || self.has_windows() {
             return false;
         }
         let mut acc = 1i64;
@@ -272,6 +323,12 @@ impl View {
         for (dim, &c) in self.dims.iter().zip(coord) {
             let start = x.len();
             let mut rest = c;
+            if let Some(w) = dim.window {
+                rest += w.start;
+                if !(0..dim.radix()).contains(&rest) {
+                    return Ok(None);
+                }
+            }
             for l in dim.iter().rev() {
                 x.push(rest % l.extent);
                 rest /= l.extent;
@@ -300,7 +357,11 @@ impl View {
     }
 
     pub(crate) fn leaves(&self) -> impl Iterator<Item = &Leaf> + Clone + '_ {
-        self.dims.iter().flatten()
+        self.dims.iter().flat_map(|d| d.leaves.iter())
+    }
+
+    pub(crate) fn has_windows(&self) -> bool {
+        self.dims.iter().any(|d| d.window.is_some())
     }
 
     pub(crate) fn leaf_extents(&self) -> SmallVec<[i64; 8]> {
@@ -355,12 +416,18 @@ impl View {
 }
 
 impl fmt::Display for View {
-    /// `LAYOUT`, then `+OFFSET` when non-zero, then `if C && C` for the constraints
-    /// over leaves `x0, x1, …` (row-major).
+    /// `LAYOUT`, then `+OFFSET` when non-zero, then `with dD reading [a,b)` for
+    /// each windowed dimension, then `if C && C` for the constraints over leaves
+    /// `x0, x1, …` (row-major).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.layout())?;
         if self.offset != 0 {
             write!(f, "{:+}", self.offset)?;
+        }
+        for (d, dim) in self.dims.iter().enumerate() {
+            if let Some(w) = dim.window {
+                write!(f, " with d{d} reading [{},{})", w.start, w.start + w.extent)?;
+            }
         }
         for (c, con) in self.constraints().iter().enumerate() {
             f.write_str(if c == 0 { " if " } else { " && " })?;

@@ -7,7 +7,7 @@
 
 use smallvec::SmallVec;
 
-use super::{Dim, Leaf, View};
+use super::{Dim, Leaf, View, Window};
 use crate::error::{self, Error, Result};
 
 fn bad(op: &'static str, why: String) -> Error {
@@ -53,21 +53,25 @@ impl View {
         self.check_rank("expand", shape.len())?;
         let mut out = self.clone();
         let old = self.shape();
-        for ((dim, &n), &s) in out.dims.iter_mut().zip(shape).zip(&old) {
-            if n == s {
-                continue;
-            }
-            if s != 1 || n < 1 {
+        for (&n, &s) in shape.iter().zip(&old) {
+            if n != s && (s != 1 || n < 1) {
                 return Err(bad(
                     "expand",
                     format!("cannot expand extent {s} to {n} (only extent 1 expands, to >= 1)"),
                 ));
             }
-            *dim = smallvec::smallvec![Leaf {
-                extent: n,
-                stride: 0,
-                coeffs: SmallVec::from_elem(0, self.bounds.len()),
-            }];
+        }
+        for (d, (&n, &s)) in shape.iter().zip(&old).enumerate() {
+            if n != s {
+                // The single element reads x = window start (0 without a window).
+                let x = out.dims[d].window.map_or(0, |w| w.start);
+                out.fix_dim(d, x)?;
+                out.dims[d] = Dim::plain(smallvec::smallvec![Leaf {
+                    extent: n,
+                    stride: 0,
+                    coeffs: SmallVec::from_elem(0, out.bounds.len()),
+                }]);
+            }
         }
         out.tidy()
     }
@@ -82,6 +86,11 @@ impl View {
         }
         let mut out = self.clone();
         for (dim, _) in out.dims.iter_mut().zip(flags).filter(|(_, f)| **f) {
+            let radix = dim.radix();
+            if let Some(w) = &mut dim.window {
+                // Reading x = t + o reversed is reading R-1-x = t' + (R - o - E).
+                w.start = radix - w.start - w.extent;
+            }
             for l in dim.iter_mut() {
                 // x = (n-1) - x': offset gains (n-1)·d, each constraint value a·(n-1).
                 let top = l.extent - 1;
@@ -118,8 +127,22 @@ impl View {
                 continue;
             }
             let (dims, offset, bounds) = (&mut out.dims, &mut out.offset, &mut out.bounds);
-            if !shrink_leaves(&mut dims[d], b, e, offset, bounds)? {
-                return Ok(None);
+            let dim = &mut dims[d];
+            match &mut dim.window {
+                Some(w) => {
+                    *w = Window {
+                        extent: e - b,
+                        start: w.start + b,
+                    }
+                }
+                None => {
+                    if !shrink_leaves(dim, b, e, offset, bounds)? {
+                        dim.window = Some(Window {
+                            extent: e - b,
+                            start: b,
+                        });
+                    }
+                }
             }
         }
         out.tidy().map(Some)
@@ -136,9 +159,19 @@ impl View {
             if (b, a) == (0, 0) {
                 continue;
             }
-            let inner: i64 = out.dims[d][1..].iter().map(|l| l.extent).product();
-            if b % inner != 0 || a % inner != 0 {
-                return Ok(None);
+            let dim = &mut out.dims[d];
+            let inner: i64 = dim[1..].iter().map(|l| l.extent).product();
+            if dim.window.is_some() || b % inner != 0 || a % inner != 0 {
+                let w = dim.window.unwrap_or(Window {
+                    extent: dim.radix(),
+                    start: 0,
+                });
+                let extent = error::add(w.extent, error::add(b, a, "pad extent")?, "pad extent")?;
+                dim.window = Some(Window {
+                    extent,
+                    start: w.start - b,
+                });
+                continue;
             }
             let (b, a) = (b / inner, a / inner);
             let n = out.dims[d][0].extent;
@@ -170,7 +203,7 @@ impl View {
                 continue;
             }
             let inner: i64 = dim[1..].iter().map(|l| l.extent).product();
-            if step % inner != 0 {
+            if dim.window.is_some() || step % inner != 0 {
                 return Ok(None);
             }
             // x = step·x' lands on the slowest leaf only: x_0 = (step/inner)·x'.
@@ -194,7 +227,7 @@ impl View {
         let n = self.bounds.len();
         for dim in &mut self.dims {
             let kept = coalesce_dim(dim);
-            *dim = if kept.is_empty() {
+            dim.leaves = if kept.is_empty() {
                 smallvec::smallvec![Leaf {
                     extent: 1,
                     stride: 0,
@@ -204,13 +237,16 @@ impl View {
                 kept
             };
         }
+        for d in 0..self.dims.len() {
+            self.unwindow(d)?;
+        }
         self.normalize()
     }
 }
 
 /// Constraint-aware coalescing of one dimension's leaves (extent-1 leaves dropped).
-pub(crate) fn coalesce_dim(dim: &[Leaf]) -> Dim {
-    let mut out = Dim::new();
+pub(crate) fn coalesce_dim(dim: &[Leaf]) -> SmallVec<[Leaf; 2]> {
+    let mut out: SmallVec<[Leaf; 2]> = SmallVec::new();
     for l in dim.iter().filter(|l| l.extent != 1) {
         match out.last_mut() {
             Some(prev) if mergeable(prev, l) => {
@@ -222,6 +258,96 @@ pub(crate) fn coalesce_dim(dim: &[Leaf]) -> Dim {
         }
     }
     out
+}
+
+impl View {
+    /// Fixes every leaf of dimension `d` at the digits of `x` (or empties the
+    /// view when `x` is outside the leaves' range).
+    fn fix_dim(&mut self, d: usize, x: i64) -> Result<()> {
+        let radix = self.dims[d].radix();
+        if !(0..radix).contains(&x) {
+            self.make_empty();
+            return Ok(());
+        }
+        let mut rest = x;
+        for k in (0..self.dims[d].len()).rev() {
+            let l = &mut self.dims[d][k];
+            let digit = rest % l.extent;
+            rest /= l.extent;
+            self.offset = error::add(
+                self.offset,
+                error::mul(digit, l.stride, "view offset")?,
+                "view offset",
+            )?;
+            for (c, &a) in l.coeffs.iter().enumerate() {
+                shift_bound(
+                    &mut self.bounds[c],
+                    error::mul(a, digit, "constraint bound")?,
+                )?;
+            }
+            l.extent = 1;
+        }
+        self.dims[d].window = None;
+        Ok(())
+    }
+
+    /// Turns every element invalid (the canonical empty constraint).
+    fn make_empty(&mut self) {
+        self.bounds = smallvec::smallvec![(0, 0)];
+        for dim in &mut self.dims {
+            for l in dim.iter_mut() {
+                l.coeffs = smallvec::smallvec![0];
+            }
+        }
+    }
+
+    /// Replaces dimension `d`'s window by leaf-wise terms where that is exact:
+    /// a window inside the range that a leaf-wise shrink can express, a window
+    /// aligned to the slowest leaf's blocks, or one over a single leaf; a window
+    /// that misses the range empties the view.
+    fn unwindow(&mut self, d: usize) -> Result<()> {
+        let Some(w) = self.dims[d].window else {
+            return Ok(());
+        };
+        let radix = self.dims[d].radix();
+        if w.start == 0 && w.extent == radix {
+            self.dims[d].window = None;
+            return Ok(());
+        }
+        if w.start + w.extent <= 0 || w.start >= radix {
+            self.make_empty();
+            self.dims[d] = Dim::plain(smallvec::smallvec![Leaf {
+                extent: w.extent,
+                stride: 0,
+                coeffs: SmallVec::from_elem(0, 1)
+            }]);
+            return Ok(());
+        }
+        if w.start >= 0 && w.start + w.extent <= radix {
+            let mut trial = self.clone();
+            let (dims, offset, bounds) = (&mut trial.dims, &mut trial.offset, &mut trial.bounds);
+            if shrink_leaves(&mut dims[d], w.start, w.start + w.extent, offset, bounds)? {
+                trial.dims[d].window = None;
+                *self = trial;
+                return Ok(());
+            }
+        }
+        let inner: i64 = self.dims[d][1..].iter().map(|l| l.extent).product();
+        if w.start % inner == 0 && w.extent % inner == 0 {
+            // Slowest leaf reads x0 = t0 + start/inner, valid iff 0 <= x0 < n0.
+            let (shift, n0) = (w.start / inner, self.dims[d][0].extent);
+            shift_leaf(self, d, shift)?;
+            self.dims[d][0].extent = w.extent / inner;
+            self.dims[d].window = None;
+            self.bounds.push((-shift, n0 - shift));
+            for (dd, dim) in self.dims.iter_mut().enumerate() {
+                for (k, l) in dim.iter_mut().enumerate() {
+                    l.coeffs.push(i64::from(dd == d && k == 0));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `slow` and `fast` merge iff stride and every coefficient scale by `fast.extent`.

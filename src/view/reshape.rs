@@ -1,8 +1,8 @@
 //! Reshape of a single view: regroup the leaves, splitting where the new shape cuts.
 //!
 //! The row-major index over a view's shape equals the row-major index over its
-//! leaves, so a reshape only has to express the new dimensions through the
-//! leaves. Steps, each exact:
+//! leaves (a windowed dimension counting as one opaque unit), so a reshape only
+//! has to express the new dimensions through the leaves. Steps, each exact:
 //!
 //! 1. drop extent-1 leaves and coalesce adjacent leaves whose stride *and* every
 //!    constraint coefficient scale by the faster leaf's extent (the merged
@@ -13,16 +13,24 @@
 //!    `a·q`, `a`) wherever a new dimension boundary falls inside it;
 //! 3. give each new dimension the pieces it covers, as a nested mode.
 //!
-//! Step 2 fails exactly when two remaining extents do not divide each other: the
-//! new shape and the coalesced leaves have no common refinement, and the caller
-//! pushes a view. Coalescing first can only help (coarser leaves have fewer
-//! suffix products, so more shapes refine them). O(leaves + rank).
+//! A windowed dimension can be neither split nor merged: it must become one new
+//! dimension of the same extent. Step 2 fails exactly when two remaining
+//! extents do not divide each other (no common refinement) or a window would be
+//! cut; the caller then pushes a view. Coalescing first can only help (coarser
+//! leaves have fewer suffix products, so more shapes refine them).
+//! O(leaves + rank).
 
 use smallvec::SmallVec;
 
 use super::ops::mergeable;
 use super::{Dim, Leaf, View};
 use crate::error::{Error, Result};
+
+/// A unit of the reshape walk: a leaf, or a windowed dimension kept whole.
+enum Unit {
+    Leaf(Leaf),
+    Window(Dim),
+}
 
 impl View {
     /// Reshapes to `shape` (same number of elements, extents >= 1).
@@ -43,8 +51,8 @@ impl View {
         if shape == self.shape() {
             return Ok(Some(self.clone()));
         }
-        let leaves = coalesced_leaves(self);
-        let Some(dims) = regroup(&leaves, shape, self.bounds.len()) else {
+        let units = coalesced_units(self);
+        let Some(dims) = regroup(units, shape, self.bounds.len()) else {
             return Ok(None);
         };
         View {
@@ -56,35 +64,54 @@ impl View {
     }
 }
 
-/// All leaves, extent-1 ones dropped, adjacent mergeable ones merged.
-fn coalesced_leaves(v: &View) -> SmallVec<[Leaf; 8]> {
-    let mut out: SmallVec<[Leaf; 8]> = SmallVec::new();
-    for l in v.leaves().filter(|l| l.extent != 1) {
-        match out.last_mut() {
-            Some(prev) if mergeable(prev, l) => {
-                prev.extent *= l.extent;
-                prev.stride = l.stride;
-                prev.coeffs.clone_from(&l.coeffs);
+/// All units: leaves of plain dimensions (extent-1 dropped, adjacent mergeable
+/// ones merged) and windowed dimensions whole.
+fn coalesced_units(v: &View) -> Vec<Unit> {
+    let mut out: Vec<Unit> = Vec::new();
+    for dim in &v.dims {
+        if dim.window.is_some() {
+            if dim.extent() != 1 {
+                out.push(Unit::Window(dim.clone()));
             }
-            _ => out.push(l.clone()),
+            continue;
+        }
+        for l in dim.iter().filter(|l| l.extent != 1) {
+            match out.last_mut() {
+                Some(Unit::Leaf(prev)) if mergeable(prev, l) => {
+                    prev.extent *= l.extent;
+                    prev.stride = l.stride;
+                    prev.coeffs.clone_from(&l.coeffs);
+                }
+                _ => out.push(Unit::Leaf(l.clone())),
+            }
         }
     }
     out
 }
 
-/// Splits `leaves` along `shape` from the fastest end; `None` without a common refinement.
-fn regroup(leaves: &[Leaf], shape: &[i64], constraints: usize) -> Option<Vec<Dim>> {
-    let mut dims: Vec<Dim> = vec![Dim::new(); shape.len()];
-    let mut li = leaves.len();
+/// Splits `units` along `shape` from the fastest end; `None` without a common
+/// refinement or when a window would be cut.
+fn regroup(mut units: Vec<Unit>, shape: &[i64], constraints: usize) -> Option<Vec<Dim>> {
+    let mut dims: Vec<Dim> = vec![Dim::default(); shape.len()];
     // The unconsumed fast part of the current leaf: extent `rem`, scale `unit`
     // (its stride and coefficients are the leaf's times `unit`).
     let (mut rem, mut unit) = (1i64, 1i64);
+    let mut current: Option<Leaf> = None;
     for (dim, &n) in dims.iter_mut().zip(shape).rev() {
         let mut need = n;
         while need > 1 {
             if rem == 1 {
-                li = li.checked_sub(1)?;
-                (rem, unit) = (leaves[li].extent, 1);
+                match units.pop()? {
+                    Unit::Window(w) if w.extent() == need && dim.is_empty() => {
+                        *dim = w;
+                        break;
+                    }
+                    Unit::Window(_) => return None,
+                    Unit::Leaf(l) => {
+                        (rem, unit) = (l.extent, 1);
+                        current = Some(l);
+                    }
+                }
             }
             let take = if rem % need == 0 {
                 need
@@ -93,7 +120,7 @@ fn regroup(leaves: &[Leaf], shape: &[i64], constraints: usize) -> Option<Vec<Dim
             } else {
                 return None;
             };
-            let src = &leaves[li];
+            let src = current.as_ref()?;
             dim.push(Leaf {
                 extent: take,
                 stride: src.stride * unit,
@@ -103,7 +130,9 @@ fn regroup(leaves: &[Leaf], shape: &[i64], constraints: usize) -> Option<Vec<Dim
             rem /= take;
             need /= take;
         }
-        dim.reverse();
+        if dim.window.is_none() {
+            dim.reverse();
+        }
         if dim.is_empty() {
             dim.push(Leaf {
                 extent: 1,

@@ -14,6 +14,32 @@ use super::pair::merge_pair;
 use super::View;
 use crate::error::{Error, Result};
 
+/// One movement op with its argument, as recorded for replay.
+#[derive(Clone, Debug)]
+enum Movement {
+    Reshape(Vec<i64>),
+    Permute(Vec<usize>),
+    Expand(Vec<i64>),
+    Pad(Vec<(i64, i64)>),
+    Shrink(Vec<(i64, i64)>),
+    Flip(Vec<bool>),
+    Stride(Vec<i64>),
+}
+
+impl Movement {
+    fn apply(&self, v: &View) -> Result<Option<View>> {
+        match self {
+            Movement::Reshape(s) => v.try_reshape(s),
+            Movement::Permute(p) => v.try_permute(p).map(Some),
+            Movement::Expand(s) => v.try_expand(s).map(Some),
+            Movement::Pad(a) => v.try_pad(a),
+            Movement::Shrink(a) => v.try_shrink(a),
+            Movement::Flip(f) => v.try_flip(f).map(Some),
+            Movement::Stride(s) => v.try_stride(s),
+        }
+    }
+}
+
 /// A stack of views, bottom (reading the buffer) first.
 ///
 /// ```
@@ -24,10 +50,22 @@ use crate::error::{Error, Result};
 /// assert_eq!(s.eval(&[1, 0, 2])?, Some(15));
 /// # Ok::<(), hlayout::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct ViewStack {
     views: Vec<View>,
+    /// `logs[k]`: the ops applied to `views[k]` since it was pushed (empty for
+    /// the bottom view), replayed on `views[k-1]` when simplifying.
+    logs: Vec<Vec<Movement>>,
 }
+
+impl PartialEq for ViewStack {
+    /// Stacks are equal when their views are (the replay logs do not count).
+    fn eq(&self, other: &ViewStack) -> bool {
+        self.views == other.views
+    }
+}
+
+impl Eq for ViewStack {}
 
 impl ViewStack {
     /// The contiguous tensor of `shape`.
@@ -41,6 +79,7 @@ impl ViewStack {
     pub fn new(shape: &[i64]) -> Result<ViewStack> {
         Ok(ViewStack {
             views: vec![View::contiguous(shape)?],
+            logs: vec![Vec::new()],
         })
     }
 
@@ -77,21 +116,27 @@ impl ViewStack {
     }
 
     /// Applies `op` to the top view, pushing a contiguous view when it cannot.
-    fn apply(&self, op: impl Fn(&View) -> Result<Option<View>>) -> Result<ViewStack> {
-        let mut views = self.views.clone();
+    fn apply(&self, op: Movement) -> Result<ViewStack> {
+        let (mut views, mut logs) = (self.views.clone(), self.logs.clone());
         let top = views.len() - 1;
-        match op(&views[top])? {
-            Some(v) => views[top] = v,
+        match op.apply(&views[top])? {
+            Some(v) => {
+                views[top] = v;
+                if top > 0 {
+                    logs[top].push(op);
+                }
+            }
             None => {
                 let fresh = View::contiguous(&views[top].shape())?;
-                let v = op(&fresh)?.ok_or_else(|| Error::BadMovement {
+                let v = op.apply(&fresh)?.ok_or_else(|| Error::BadMovement {
                     op: "view stack",
                     why: "an op failed on a contiguous view (internal invariant)".into(),
                 })?;
                 views.push(v);
+                logs.push(vec![op]);
             }
         }
-        simplify(views)
+        simplify(views, logs)
     }
 
     /// tinygrad's `reshape`: same number of elements.
@@ -104,7 +149,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,3):(3,1)");
     /// ```
     pub fn reshape(&self, shape: &[i64]) -> Result<ViewStack> {
-        self.apply(|v| v.try_reshape(shape))
+        self.apply(Movement::Reshape(shape.to_vec()))
     }
 
     /// tinygrad's `permute`.
@@ -117,7 +162,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(3,2):(1,3)");
     /// ```
     pub fn permute(&self, perm: &[usize]) -> Result<ViewStack> {
-        self.apply(|v| v.try_permute(perm).map(Some))
+        self.apply(Movement::Permute(perm.to_vec()))
     }
 
     /// tinygrad's `expand`: extent-1 dimensions broadcast with stride 0.
@@ -130,7 +175,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,3):(0,1)");
     /// ```
     pub fn expand(&self, shape: &[i64]) -> Result<ViewStack> {
-        self.apply(|v| v.try_expand(shape).map(Some))
+        self.apply(Movement::Expand(shape.to_vec()))
     }
 
     /// tinygrad's `pad`: `(before, after)` invalid elements per dimension.
@@ -143,7 +188,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "4:1-1 if 1<=x0<3");
     /// ```
     pub fn pad(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(|v| v.try_pad(arg))
+        self.apply(Movement::Pad(arg.to_vec()))
     }
 
     /// tinygrad's `shrink`: keep `[begin, end)` per dimension (non-empty).
@@ -156,7 +201,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,4):(4,1)+4");
     /// ```
     pub fn shrink(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(|v| v.try_shrink(arg))
+        self.apply(Movement::Shrink(arg.to_vec()))
     }
 
     /// tinygrad's `flip`.
@@ -169,7 +214,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "3:-1+2");
     /// ```
     pub fn flip(&self, flags: &[bool]) -> Result<ViewStack> {
-        self.apply(|v| v.try_flip(flags).map(Some))
+        self.apply(Movement::Flip(flags.to_vec()))
     }
 
     /// Step slicing per dimension, `x[::step]`; a negative step flips first.
@@ -182,7 +227,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "3:2");
     /// ```
     pub fn stride(&self, steps: &[i64]) -> Result<ViewStack> {
-        self.apply(|v| v.try_stride(steps))
+        self.apply(Movement::Stride(steps.to_vec()))
     }
 
     /// Buffer offset of the element at `coord`, or `None` where it is invalid.
@@ -244,19 +289,48 @@ fn unravel(mut i: i64, shape: &[i64]) -> Vec<i64> {
     c
 }
 
-/// Merges adjacent pairs until none merges.
-fn simplify(mut views: Vec<View>) -> Result<ViewStack> {
+/// Merges adjacent pairs until none merges: first by replaying the upper
+/// view's ops on the lower one (consecutive reshapes collapsed into the last),
+/// then by evaluation ([`merge_pair`]).
+fn simplify(mut views: Vec<View>, mut logs: Vec<Vec<Movement>>) -> Result<ViewStack> {
     let mut k = views.len();
     while k >= 2 {
-        match merge_pair(&views[k - 2], &views[k - 1])? {
+        let merged = match replay(&views[k - 2], &logs[k - 1])? {
+            Some(v) => Some(v),
+            None => merge_pair(&views[k - 2], &views[k - 1])?,
+        };
+        match merged {
             Some(v) => {
+                let upper_log = logs.remove(k - 1);
+                if k - 2 > 0 {
+                    logs[k - 2].extend(upper_log);
+                }
                 views.splice(k - 2..k, [v]);
                 k = views.len();
             }
             None => k -= 1,
         }
     }
-    Ok(ViewStack { views })
+    Ok(ViewStack { views, logs })
+}
+
+/// `ops` applied to `lower`, or `None` when one of them needs another view.
+fn replay(lower: &View, ops: &[Movement]) -> Result<Option<View>> {
+    let mut v = lower.clone();
+    for (k, op) in ops.iter().enumerate() {
+        let superseded = matches!(
+            (op, ops.get(k + 1)),
+            (Movement::Reshape(_), Some(Movement::Reshape(_)))
+        );
+        if superseded {
+            continue;
+        }
+        match op.apply(&v)? {
+            Some(next) => v = next,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(v))
 }
 
 impl fmt::Display for ViewStack {

@@ -4,7 +4,8 @@
 //! running sums: stepping a leaf adds its stride and coefficients, a carry
 //! subtracts them times the extent. No division or remainder per element;
 //! amortised O(1 + constraints) per element. A view without constraints uses the
-//! layout stream ([`crate::Offsets`]), whose innermost run is a plain loop.
+//! layout stream ([`crate::Offsets`]), whose innermost run is a plain loop. A
+//! view with a windowed dimension is evaluated element by element.
 
 use smallvec::SmallVec;
 
@@ -20,6 +21,8 @@ use crate::offsets::Offsets;
 /// ```
 #[derive(Clone, Debug)]
 pub struct ViewOffsets {
+    /// Set for views with windowed dimensions: evaluated per element.
+    slow: Option<(View, i64)>,
     extents: SmallVec<[i64; 8]>,
     strides: SmallVec<[i64; 8]>,
     /// Per leaf, its coefficient in each constraint.
@@ -43,6 +46,7 @@ impl View {
         let leaves = self.leaves().filter(|l| l.extent != 1);
         let start: SmallVec<[i64; 2]> = SmallVec::from_elem(0, self.bounds.len());
         ViewOffsets {
+            slow: self.has_windows().then(|| (self.clone(), 0)),
             extents: leaves.clone().map(|l| l.extent).collect(),
             strides: leaves.clone().map(|l| l.stride).collect(),
             coeffs: leaves.map(|l| l.coeffs.clone()).collect(),
@@ -64,7 +68,7 @@ impl View {
     /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
     /// ```
     pub fn fill_offsets(&self, out: &mut [i64], invalid: i64) -> usize {
-        if self.bounds.is_empty() {
+        if self.bounds.is_empty() && !self.has_windows() {
             let shape: SmallVec<[i64; 8]> = self.leaves().map(|l| l.extent).collect();
             let stride: SmallVec<[i64; 8]> = self.leaves().map(|l| l.stride).collect();
             return Offsets::new(&shape, &stride, self.offset).fill(out);
@@ -112,6 +116,18 @@ impl Iterator for ViewOffsets {
     fn next(&mut self) -> Option<Option<i64>> {
         if self.remaining <= 0 {
             return None;
+        }
+        if let Some((view, i)) = &mut self.slow {
+            let shape = view.shape();
+            let mut c = vec![0; shape.len()];
+            let mut rest = *i;
+            for (x, &s) in c.iter_mut().zip(&shape).rev() {
+                *x = rest % s;
+                rest /= s;
+            }
+            *i += 1;
+            self.remaining -= 1;
+            return Some(view.eval(&c).ok().flatten());
         }
         let out = self.valid().then_some(self.offset);
         self.remaining -= 1;
