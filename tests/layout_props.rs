@@ -9,7 +9,7 @@ use hlayout::{IntTuple, Layout};
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(512)))]
 
     /// eval, the evaluator and the offset stream all equal the definition, in
     /// the domain and a little past it.

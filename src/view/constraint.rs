@@ -124,7 +124,40 @@ fn canonical_one(mut c: Constraint, extents: &[i64]) -> Result<Fate> {
         c.coeffs.iter_mut().for_each(|a| *a = -*a);
         (c.lo, c.hi) = (1 - c.hi, 1 - c.lo);
     }
+    if let Some(single) = decouple(&c, extents)? {
+        return canonical_one(single, extents);
+    }
     Ok(Fate::Keep(c))
+}
+
+/// `lo <= a·y + r < hi` with the rest `r` confined to `[m, m + a)` and `lo - m`,
+/// `hi - m` multiples of `a` is exactly `(lo - m)/a <= y < (hi - m)/a`: the rest
+/// can never carry `a·y` across a bound. This turns a pad bound split across
+/// leaves back into a box on the slow leaf.
+fn decouple(c: &Constraint, extents: &[i64]) -> Result<Option<Constraint>> {
+    let nonzero = c.coeffs.iter().filter(|&&a| a != 0).count();
+    if nonzero < 2 {
+        return Ok(None);
+    }
+    let Some((k, &a)) = c.coeffs.iter().enumerate().max_by_key(|(_, a)| a.abs()) else {
+        return Ok(None);
+    };
+    let mut rest = c.clone();
+    rest.coeffs[k] = 0;
+    let (m, top) = rest.reach(extents)?;
+    let a_abs = a.abs();
+    if top - m >= a_abs || (c.lo - m) % a_abs != 0 || (c.hi - m) % a_abs != 0 {
+        return Ok(None);
+    }
+    let mut single = Constraint::empty(extents.len());
+    single.coeffs[k] = a.signum();
+    (single.lo, single.hi) = ((c.lo - m) / a_abs, (c.hi - m) / a_abs);
+    if a < 0 {
+        // -y in [(lo-m)/|a|, (hi-m)/|a|)  <=>  y in (-(hi-m)/|a|, -(lo-m)/|a|].
+        single.coeffs[k] = 1;
+        (single.lo, single.hi) = (1 - single.hi, 1 - single.lo);
+    }
+    Ok(Some(single))
 }
 
 /// Canonical form of a conjunction over leaves with the given extents.

@@ -61,9 +61,9 @@ pub(crate) struct Leaf {
 /// One tensor dimension: its leaves (slowest first) and, rarely, a window.
 ///
 /// Without a window, the dimension's index `t` *is* the row-major index over its
-/// leaves. With a window `(extent E, start o)`, index `t ∈ [0, E)` reads
-/// `x = t + o` over the leaves, and is invalid where `x` falls outside
-/// `[0, R)`, `R` the product of the leaf extents. Windows express shrinks and
+/// leaves. With a window `(extent E, start o, valid [lo, hi))`, index
+/// `t ∈ [0, E)` reads `x = t + o` over the leaves, and is invalid where `x`
+/// falls outside `[lo, hi) ⊆ [0, R)`, `R` the product of the leaf extents. Windows express shrinks and
 /// pads of a nested dimension at bounds that cut its leaves (the flattened
 /// transpose sliced to `[3, 57)`, or padded by one), which no leaf-wise
 /// substitution can. Derefs to its leaves.
@@ -73,11 +73,26 @@ pub(crate) struct Dim {
     pub(crate) window: Option<Window>,
 }
 
-/// A dimension reading `[start, start + extent)` of its leaves' row-major index.
+/// A dimension reading `[start, start + extent)` of its leaves' row-major
+/// index, valid where that index lies in `[lo, hi)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Window {
     pub(crate) extent: i64,
     pub(crate) start: i64,
+    pub(crate) lo: i64,
+    pub(crate) hi: i64,
+}
+
+impl Window {
+    /// The whole range of a dimension with radix `r`.
+    pub(crate) fn full(r: i64) -> Window {
+        Window {
+            extent: r,
+            start: 0,
+            lo: 0,
+            hi: r,
+        }
+    }
 }
 
 impl Dim {
@@ -325,7 +340,7 @@ impl View {
             let mut rest = c;
             if let Some(w) = dim.window {
                 rest += w.start;
-                if !(0..dim.radix()).contains(&rest) {
+                if !(w.lo..w.hi).contains(&rest) {
                     return Ok(None);
                 }
             }
@@ -426,7 +441,12 @@ impl fmt::Display for View {
         }
         for (d, dim) in self.dims.iter().enumerate() {
             if let Some(w) = dim.window {
-                write!(f, " with d{d} reading [{},{})", w.start, w.start + w.extent)?;
+                let (a, b) = (w.start, w.start + w.extent);
+                write!(
+                    f,
+                    " with d{d} reading [{a},{b}) valid in [{},{})",
+                    w.lo, w.hi
+                )?;
             }
         }
         for (c, con) in self.constraints().iter().enumerate() {

@@ -64,8 +64,10 @@ impl View {
         for (d, (&n, &s)) in shape.iter().zip(&old).enumerate() {
             if n != s {
                 // The single element reads x = window start (0 without a window).
-                let x = out.dims[d].window.map_or(0, |w| w.start);
-                out.fix_dim(d, x)?;
+                match out.dims[d].window {
+                    Some(w) if !(w.lo..w.hi).contains(&w.start) => out.make_empty(),
+                    w => out.fix_dim(d, w.map_or(0, |w| w.start))?,
+                }
                 out.dims[d] = Dim::plain(smallvec::smallvec![Leaf {
                     extent: n,
                     stride: 0,
@@ -90,6 +92,7 @@ impl View {
             if let Some(w) = &mut dim.window {
                 // Reading x = t + o reversed is reading R-1-x = t' + (R - o - E).
                 w.start = radix - w.start - w.extent;
+                (w.lo, w.hi) = (radix - w.hi, radix - w.lo);
             }
             for l in dim.iter_mut() {
                 // x = (n-1) - x': offset gains (n-1)·d, each constraint value a·(n-1).
@@ -130,17 +133,20 @@ impl View {
             let dim = &mut dims[d];
             match &mut dim.window {
                 Some(w) => {
-                    *w = Window {
-                        extent: e - b,
-                        start: w.start + b,
-                    }
+                    w.start += b;
+                    w.extent = e - b;
                 }
                 None => {
-                    if !shrink_leaves(dim, b, e, offset, bounds)? {
-                        dim.window = Some(Window {
-                            extent: e - b,
-                            start: b,
-                        });
+                    // shrink_leaves edits in place, so it works on copies.
+                    let (mut leaves, mut off, mut bnd) =
+                        (dim.leaves.clone(), *offset, bounds.clone());
+                    if shrink_leaves(&mut leaves, b, e, &mut off, &mut bnd)? {
+                        (dim.leaves, *offset, *bounds) = (leaves, off, bnd);
+                    } else {
+                        let mut w = Window::full(dim.radix());
+                        w.start = b;
+                        w.extent = e - b;
+                        dim.window = Some(w);
                     }
                 }
             }
@@ -162,14 +168,15 @@ impl View {
             let dim = &mut out.dims[d];
             let inner: i64 = dim[1..].iter().map(|l| l.extent).product();
             if dim.window.is_some() || b % inner != 0 || a % inner != 0 {
-                let w = dim.window.unwrap_or(Window {
-                    extent: dim.radix(),
-                    start: 0,
-                });
+                let w = dim.window.unwrap_or(Window::full(dim.radix()));
+                // Only what the window read so far stays valid.
+                let (lo, hi) = (w.lo.max(w.start), w.hi.min(w.start + w.extent));
                 let extent = error::add(w.extent, error::add(b, a, "pad extent")?, "pad extent")?;
                 dim.window = Some(Window {
                     extent,
                     start: w.start - b,
+                    lo,
+                    hi,
                 });
                 continue;
             }
@@ -310,11 +317,12 @@ impl View {
             return Ok(());
         };
         let radix = self.dims[d].radix();
-        if w.start == 0 && w.extent == radix {
+        let (read_lo, read_hi) = (w.start, w.start + w.extent);
+        if (read_lo, read_hi) == (0, radix) && (w.lo, w.hi) == (0, radix) {
             self.dims[d].window = None;
             return Ok(());
         }
-        if w.start + w.extent <= 0 || w.start >= radix {
+        if read_hi <= w.lo || read_lo >= w.hi || w.lo >= w.hi {
             self.make_empty();
             self.dims[d] = Dim::plain(smallvec::smallvec![Leaf {
                 extent: w.extent,
@@ -323,23 +331,28 @@ impl View {
             }]);
             return Ok(());
         }
-        if w.start >= 0 && w.start + w.extent <= radix {
+        if w.lo <= read_lo && read_hi <= w.hi {
+            // Everything read is valid: a plain shrink, if leaf-wise.
             let mut trial = self.clone();
             let (dims, offset, bounds) = (&mut trial.dims, &mut trial.offset, &mut trial.bounds);
-            if shrink_leaves(&mut dims[d], w.start, w.start + w.extent, offset, bounds)? {
+            if shrink_leaves(&mut dims[d], read_lo, read_hi, offset, bounds)? {
                 trial.dims[d].window = None;
                 *self = trial;
                 return Ok(());
             }
         }
         let inner: i64 = self.dims[d][1..].iter().map(|l| l.extent).product();
-        if w.start % inner == 0 && w.extent % inner == 0 {
-            // Slowest leaf reads x0 = t0 + start/inner, valid iff 0 <= x0 < n0.
-            let (shift, n0) = (w.start / inner, self.dims[d][0].extent);
+        let aligned = [w.start, w.extent, w.lo, w.hi]
+            .iter()
+            .all(|v| v % inner == 0);
+        if aligned {
+            // Slowest leaf reads x0 = t0 + start/inner, valid iff lo/inner <= x0 < hi/inner.
+            let shift = w.start / inner;
             shift_leaf(self, d, shift)?;
             self.dims[d][0].extent = w.extent / inner;
             self.dims[d].window = None;
-            self.bounds.push((-shift, n0 - shift));
+            self.bounds
+                .push((w.lo / inner - shift, w.hi / inner - shift));
             for (dd, dim) in self.dims.iter_mut().enumerate() {
                 for (k, l) in dim.iter_mut().enumerate() {
                     l.coeffs.push(i64::from(dd == d && k == 0));

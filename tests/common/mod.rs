@@ -2,8 +2,18 @@
 //! evaluators written from the definitions (not from the library's code).
 #![allow(dead_code, unreachable_pub)]
 
+pub mod ndarray;
+
 use hlayout::{IntTuple, Layout};
 use proptest::prelude::*;
+
+/// `n` proptest cases, or `PROPTEST_CASES` when set (for long local runs).
+pub fn cases(n: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+}
 
 /// A tree of integers, the test-side model of a nested tuple.
 #[derive(Clone, Debug)]

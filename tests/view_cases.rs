@@ -1,0 +1,178 @@
+//! Named edge cases of views and movement ops. Each opens with its invariant and witness.
+
+use hlayout::{Error, ViewStack};
+
+fn t(shape: &[i64]) -> ViewStack {
+    ViewStack::new(shape).unwrap()
+}
+
+#[test]
+fn transpose_flatten_is_one_hierarchical_view() {
+    // Invariant: reshape nests instead of stacking. Witness: the design card's (10,10)^T -> (100,).
+    let s = t(&[10, 10])
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[100])
+        .unwrap();
+    assert_eq!(s.to_string(), "((10,10)):((1,10))");
+    assert_eq!(s.eval(&[1]).unwrap(), Some(10));
+    assert_eq!(s.eval(&[10]).unwrap(), Some(1));
+    let split = t(&[10, 10])
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[5, 2, 5, 2])
+        .unwrap();
+    assert_eq!(split.to_string(), "(5,2,5,2):(2,1,20,10)");
+}
+
+#[test]
+fn flattened_transpose_split_other_way_needs_a_stack() {
+    // Invariant: a reshape whose sizes cut the nested mode has no single view.
+    // Witness: (10,10)^T -> (100,) -> (4,25): 25 and 10 do not divide each other.
+    let s = t(&[10, 10])
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[100])
+        .unwrap()
+        .reshape(&[4, 25])
+        .unwrap();
+    assert_eq!(s.views().len(), 2);
+    assert_eq!(s.eval(&[1, 3]).unwrap(), Some(82)); // index 28 -> (8,2) of the transpose -> 2*10+8
+}
+
+#[test]
+fn flattened_transpose_sliced_at_unaligned_bounds_stays_one_view() {
+    // Invariant: a window expresses a shrink that cuts a nested mode. Witness: [3,57).
+    let s = t(&[10, 10])
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[100])
+        .unwrap()
+        .shrink(&[(3, 57)])
+        .unwrap();
+    assert_eq!(s.views().len(), 1);
+    assert_eq!(s.eval(&[0]).unwrap(), Some(30));
+    assert_eq!(s.eval(&[53]).unwrap(), Some(65));
+    assert!(s.views()[0].flatten().is_err());
+}
+
+#[test]
+fn padded_window_constraint_is_affine() {
+    // Invariant: constraints are affine forms of leaf coordinates. Witness: pad then
+    // split puts the pad bound on the slow leaf only.
+    let s = t(&[4]).pad(&[(2, 2)]).unwrap().reshape(&[4, 2]).unwrap();
+    let c = s.views()[0].constraints();
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].to_string(), "1<=x0<3");
+    assert_eq!(
+        s.offsets().unwrap()[2..6],
+        [Some(0), Some(1), Some(2), Some(3)]
+    );
+}
+
+#[test]
+fn expand_zeroes_the_coefficient() {
+    // Invariant: an expanded extent-1 leaf has stride 0 and coefficient 0. Witness: (1,3) -> (4,3).
+    let s = t(&[1, 3])
+        .pad(&[(0, 0), (1, 0)])
+        .unwrap()
+        .expand(&[4, 4])
+        .unwrap();
+    assert_eq!(s.to_string(), "(4,4):(0,1)-1 if 1<=x1<4");
+}
+
+#[test]
+fn flip_of_a_nested_mode_flips_every_leaf() {
+    // Invariant: reversing a row-major index reverses every digit. Witness: (2,3)^T flattened, flipped.
+    let s = t(&[2, 3])
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[6])
+        .unwrap()
+        .flip(&[true])
+        .unwrap();
+    assert_eq!(s.to_string(), "((3,2)):((-1,-3))+5");
+    let all: Vec<i64> = s.offsets().unwrap().into_iter().flatten().collect();
+    assert_eq!(all, [5, 2, 4, 1, 3, 0]);
+}
+
+#[test]
+fn empty_views_are_canonical() {
+    // Invariant: a view with no valid element keeps one 'never' constraint. Witness: shrink into padding.
+    let s = t(&[4]).pad(&[(0, 3)]).unwrap().shrink(&[(5, 7)]).unwrap();
+    assert!(s.views()[0].is_empty());
+    assert_eq!(s.offsets().unwrap(), [None, None]);
+}
+
+#[test]
+fn bad_arguments_are_typed_errors() {
+    // Invariant: preconditions fail with BadMovement, never a panic. Witness: each call below.
+    let s = t(&[4, 6]);
+    let bad = |r: Result<ViewStack, Error>| matches!(r, Err(Error::BadMovement { .. }));
+    assert!(bad(s.reshape(&[5, 5])));
+    assert!(bad(s.reshape(&[0, 24])));
+    assert!(bad(s.permute(&[0, 0])));
+    assert!(bad(s.permute(&[0])));
+    assert!(bad(s.expand(&[4, 7])));
+    assert!(bad(s.pad(&[(0, -1), (0, 0)])));
+    assert!(bad(s.shrink(&[(0, 5), (0, 6)])));
+    assert!(bad(s.shrink(&[(2, 2), (0, 6)])));
+    assert!(bad(s.flip(&[true])));
+    assert!(bad(s.stride(&[0, 1])));
+    assert!(bad(ViewStack::new(&[3, 0])));
+    assert!(matches!(s.eval(&[4, 0]), Err(Error::OutOfDomain { .. })));
+}
+
+#[test]
+fn flatten_gives_tinygrad_masks() {
+    // Invariant: a box constraint on a dimension's slowest leaf is a mask. Witness: padded rows.
+    let s = t(&[3, 4])
+        .pad(&[(1, 1), (0, 0)])
+        .unwrap()
+        .reshape(&[20])
+        .unwrap();
+    let v = s.views()[0].flatten().unwrap();
+    assert_eq!(
+        (v.shape(), v.strides(), v.offset()),
+        (&[20][..], &[1][..], -4)
+    );
+    assert_eq!(v.mask(), Some(&[(4, 16)][..]));
+    let p = t(&[3, 4])
+        .pad(&[(0, 0), (1, 1)])
+        .unwrap()
+        .reshape(&[18])
+        .unwrap();
+    let report = p.views()[0].flatten().unwrap_err();
+    assert!(
+        report.to_string().contains("is not a per-dimension box")
+            || report.to_string().contains("is not one stride")
+    );
+}
+
+#[test]
+fn conv_window_with_padding_reads_y_plus_ky() {
+    // Invariant: padded windows keep their validity exact. Witness: 1-D 3-tap conv, pad 1, via tinygrad's _pool ops.
+    let s = t(&[6])
+        .pad(&[(1, 1)])
+        .unwrap()
+        .reshape(&[1, 8])
+        .unwrap()
+        .expand(&[4, 8])
+        .unwrap()
+        .reshape(&[32])
+        .unwrap()
+        .shrink(&[(0, 27)])
+        .unwrap()
+        .reshape(&[3, 9])
+        .unwrap()
+        .shrink(&[(0, 3), (0, 6)])
+        .unwrap()
+        .permute(&[1, 0])
+        .unwrap();
+    let want: Vec<Option<i64>> = (0..6)
+        .flat_map(|y| (0..3).map(move |k| y + k - 1))
+        .map(|r| (0..6).contains(&r).then_some(r))
+        .collect();
+    assert_eq!(s.offsets().unwrap(), want);
+    assert!(s.views().len() <= 2);
+}

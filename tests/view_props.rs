@@ -1,0 +1,141 @@
+//! Random movement-op chains checked element by element against the naive
+//! reference (materialise the index array and move it).
+
+mod common;
+
+use common::ndarray::NdArray;
+use hlayout::ViewStack;
+use proptest::prelude::*;
+
+/// A movement op with arguments valid for `shape`, drawn from `r`.
+#[derive(Clone, Debug)]
+enum Op {
+    Reshape(Vec<i64>),
+    Permute(Vec<usize>),
+    Expand(Vec<i64>),
+    Pad(Vec<(i64, i64)>),
+    Shrink(Vec<(i64, i64)>),
+    Flip(Vec<bool>),
+    Stride(Vec<i64>),
+}
+
+/// Draws from a pool of random words.
+struct Draw<'a>(std::slice::Iter<'a, u32>);
+
+impl Draw<'_> {
+    fn below(&mut self, n: u32) -> u32 {
+        self.0.next().copied().unwrap_or(0) % n.max(1)
+    }
+}
+
+fn factor_into(mut n: i64, rank: usize, r: &mut Draw) -> Vec<i64> {
+    let mut out = vec![1; rank];
+    let mut d = 2;
+    while n > 1 {
+        while n % d == 0 {
+            out[r.below(rank as u32) as usize] *= d;
+            n /= d;
+        }
+        d += 1;
+    }
+    out
+}
+
+fn draw_op(shape: &[i64], r: &mut Draw) -> Op {
+    let rank = shape.len();
+    let size: i64 = shape.iter().product();
+    match r.below(7) {
+        0 => Op::Reshape(factor_into(size, 1 + r.below(4) as usize, r)),
+        1 => {
+            let mut p: Vec<usize> = (0..rank).collect();
+            for k in (1..rank).rev() {
+                p.swap(k, r.below(k as u32 + 1) as usize);
+            }
+            Op::Permute(p)
+        }
+        2 => Op::Expand(
+            shape
+                .iter()
+                .map(|&s| if s == 1 { 1 + r.below(3) as i64 } else { s })
+                .collect(),
+        ),
+        3 if size <= 400 => Op::Pad(
+            shape
+                .iter()
+                .map(|_| (r.below(3) as i64, r.below(3) as i64))
+                .collect(),
+        ),
+        4 => Op::Shrink(
+            shape
+                .iter()
+                .map(|&s| {
+                    let b = r.below(s as u32) as i64;
+                    (b, b + 1 + r.below((s - b) as u32) as i64)
+                })
+                .collect(),
+        ),
+        5 => Op::Flip(shape.iter().map(|_| r.below(2) == 1).collect()),
+        6 => Op::Stride(
+            shape
+                .iter()
+                .map(|_| [1, 2, 3, -1, -2][r.below(5) as usize])
+                .collect(),
+        ),
+        _ => Op::Flip(vec![false; rank]),
+    }
+}
+
+fn apply(t: &ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
+    match op {
+        Op::Reshape(s) => (t.reshape(s).unwrap(), a.reshape(s)),
+        Op::Permute(p) => (t.permute(p).unwrap(), a.permute(p)),
+        Op::Expand(s) => (t.expand(s).unwrap(), a.expand(s)),
+        Op::Pad(p) => (t.pad(p).unwrap(), a.pad(p)),
+        Op::Shrink(p) => (t.shrink(p).unwrap(), a.shrink(p)),
+        Op::Flip(f) => (t.flip(f).unwrap(), a.flip(f)),
+        Op::Stride(s) => (t.stride(s).unwrap(), a.stride(s)),
+    }
+}
+
+fn offsets(t: &ViewStack) -> Vec<i64> {
+    t.offsets()
+        .unwrap()
+        .into_iter()
+        .map(|o| o.unwrap_or(-1))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(384)))]
+
+    /// Every op of a random chain gives exactly the reference's offsets, and a
+    /// single view's stream, evaluation and flat form agree with it.
+    #[test]
+    fn random_chains_match_reference(
+        shape in prop::collection::vec(1i64..=5, 1..=3),
+        words in prop::collection::vec(any::<u32>(), 64),
+    ) {
+        let mut r = Draw(words.iter());
+        let mut t = ViewStack::new(&shape).unwrap();
+        let mut a = NdArray::arange(&shape);
+        let mut history = Vec::new();
+        for _ in 0..6 {
+            let op = draw_op(&t.shape(), &mut r);
+            history.push(op.clone());
+            (t, a) = apply(&t, &a, &op);
+            prop_assert_eq!(&t.shape(), &a.shape, "{:?}", history);
+            prop_assert_eq!(&offsets(&t), &a.data, "after {:?}: {}", history, t);
+            if let [v] = t.views() {
+                let mut buf = vec![0; a.data.len()];
+                prop_assert_eq!(v.fill_offsets(&mut buf, -1), a.data.len());
+                prop_assert_eq!(&buf, &a.data);
+                if let Ok(flat) = v.flatten() {
+                    for (i, &want) in a.data.iter().enumerate() {
+                        let c = common::digits(i as i64, flat.shape());
+                        prop_assert_eq!(flat.eval(&c).unwrap().unwrap_or(-1), want);
+                    }
+                }
+            }
+        }
+    }
+}
