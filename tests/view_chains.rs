@@ -41,8 +41,8 @@ fn every_chain_is_exact_and_needs_no_more_views_than_tinygrad() {
             );
         }
     }
-    // Measured when written: 42 chains need fewer views than tinygrad's simplified count.
-    assert!(fewer >= 42, "only {fewer} chains beat tinygrad");
+    // Measured when written: 44 chains need fewer views than tinygrad's simplified count.
+    assert!(fewer >= 44, "only {fewer} chains beat tinygrad");
 }
 
 #[test]
