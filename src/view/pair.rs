@@ -37,13 +37,7 @@ pub(crate) fn merge_pair(lower: &View, upper: &View) -> Result<Option<View>> {
         if !(0..below_size).contains(&idx) {
             return Ok(None);
         }
-        let mut coord = vec![0; below.len()];
-        let mut rest = idx;
-        for (c, &s) in coord.iter_mut().zip(&below).rev() {
-            *c = rest % s;
-            rest /= s;
-        }
-        lower.eval(&coord)
+        lower.eval(&unravel(idx, &below))
     };
     let extents: Vec<i64> = upper.leaves().map(|l| l.extent).collect();
     let Some(merged) = fit_flat(&extents, composed)? else {
@@ -59,12 +53,7 @@ fn lower_coords(lower: &View, idx: i64) -> Option<Vec<i64>> {
     if !(0..shape.iter().product()).contains(&idx) {
         return None;
     }
-    let mut t = vec![0; shape.len()];
-    let mut rest = idx;
-    for (x, &s) in t.iter_mut().zip(&shape).rev() {
-        *x = rest % s;
-        rest /= s;
-    }
+    let t = unravel(idx, &shape);
     let mut reads = Vec::new();
     let mut digits = Vec::new();
     for (dim, &tj) in lower.dims.iter().zip(&t) {
@@ -87,6 +76,12 @@ fn lower_coords(lower: &View, idx: i64) -> Option<Vec<i64>> {
     Some(reads)
 }
 
+/// An affine form over the upper view's leaves: `constant + Σ coeffs[ℓ]·y_ℓ`.
+struct Affine {
+    constant: i64,
+    coeffs: SmallVec<[i64; 2]>,
+}
+
 /// `lower ∘ upper` when every coordinate of `lower` is an affine function of
 /// `upper`'s leaf coordinates (no carry anywhere in the upper box): offsets,
 /// `lower`'s constraints and its windows' valid ranges then all compose into
@@ -94,53 +89,59 @@ fn lower_coords(lower: &View, idx: i64) -> Option<Vec<i64>> {
 /// differences at the origin and is verified at every element, so it is exact.
 /// O(size(upper) · (leaves + constraints)).
 fn merge_affine(lower: &View, upper: &View) -> Result<Option<View>> {
-    let n = upper.leaves().count();
-    let strides: Vec<i64> = upper.leaves().map(|l| l.stride).collect();
-    let Some(z0) = lower_coords(lower, upper.offset) else {
+    let Some(candidate) = affine_candidate(lower, upper) else {
         return Ok(None);
     };
-    let mut deltas = Vec::with_capacity(n);
-    for (l, &s) in upper.leaves().zip(&strides) {
+    if !agrees_everywhere(lower, upper, &candidate)? {
+        return Ok(None);
+    }
+    candidate.tidy().map(Some)
+}
+
+/// The composition assuming `lower`'s coordinates are affine in `upper`'s leaves.
+fn affine_candidate(lower: &View, upper: &View) -> Option<View> {
+    let z0 = lower_coords(lower, upper.offset)?;
+    let mut deltas: Vec<Vec<i64>> = Vec::new();
+    for l in upper.leaves() {
         if l.extent == 1 {
             deltas.push(vec![0; z0.len()]);
-            continue;
+        } else {
+            let z = lower_coords(lower, upper.offset + l.stride)?;
+            deltas.push(z.iter().zip(&z0).map(|(a, b)| a - b).collect());
         }
-        let Some(z) = lower_coords(lower, upper.offset + s) else {
-            return Ok(None);
-        };
-        deltas.push(z.iter().zip(&z0).map(|(a, b)| a - b).collect::<Vec<i64>>());
     }
-    let windows: Vec<_> = lower.dims.iter().filter_map(|d| d.window).collect();
-    let lower_leaves: Vec<&Leaf> = lower.leaves().collect();
-    let w = windows.len();
-    // Affine form of lower coordinate k over the upper leaves: z0[k] + Σ deltas[ℓ][k]·y_ℓ.
-    let form = |weights: &dyn Fn(usize) -> i64| -> (i64, SmallVec<[i64; 2]>) {
-        let constant = (0..z0.len()).map(|k| weights(k) * z0[k]).sum();
-        let coeffs = (0..n)
-            .map(|l| (0..z0.len()).map(|k| weights(k) * deltas[l][k]).sum())
-            .collect();
-        (constant, coeffs)
+    // Lower coordinate k: z0[k] + Σ_ℓ deltas[ℓ][k]·y_ℓ; a form weighs the coordinates.
+    let form = |weight: &dyn Fn(usize) -> i64| Affine {
+        constant: z0.iter().enumerate().map(|(k, z)| weight(k) * z).sum(),
+        coeffs: deltas
+            .iter()
+            .map(|d| d.iter().enumerate().map(|(k, z)| weight(k) * z).sum())
+            .collect(),
     };
-    let (base, up_strides) = form(&|k| if k < w { 0 } else { lower_leaves[k - w].stride });
-    let mut rows: Vec<(i64, SmallVec<[i64; 2]>, (i64, i64))> = Vec::new();
-    for c in 0..lower.bounds.len() {
-        let (constant, coeffs) = form(&|k| {
-            if k < w {
-                0
-            } else {
-                lower_leaves[k - w].coeffs[c]
-            }
-        });
-        let (lo, hi) = lower.bounds[c];
-        rows.push((constant, coeffs, (lo, hi)));
-    }
-    for (j, win) in windows.iter().enumerate() {
-        let (constant, coeffs) = form(&|k| i64::from(k == j));
-        rows.push((constant, coeffs, (win.lo, win.hi)));
-    }
-    // Assemble over the upper's leaves: its own constraints, then the composed ones.
+    let windows: Vec<_> = lower.dims.iter().filter_map(|d| d.window).collect();
+    let w = windows.len();
+    let leaves: Vec<&Leaf> = lower.leaves().collect();
+    let offset = form(&|k| if k < w { 0 } else { leaves[k - w].stride });
+    let mut rows: Vec<(Affine, (i64, i64))> = (0..lower.bounds.len())
+        .map(|c| {
+            (
+                form(&|k| if k < w { 0 } else { leaves[k - w].coeffs[c] }),
+                lower.bounds[c],
+            )
+        })
+        .collect();
+    rows.extend(
+        windows
+            .iter()
+            .enumerate()
+            .map(|(j, win)| (form(&|k| i64::from(k == j)), (win.lo, win.hi))),
+    );
+    // Over the upper's leaves: its own constraints, then the composed ones.
     let mut bounds = upper.bounds.clone();
-    bounds.extend(rows.iter().map(|(c0, _, (lo, hi))| (lo - c0, hi - c0)));
+    bounds.extend(
+        rows.iter()
+            .map(|(f, (lo, hi))| (lo - f.constant, hi - f.constant)),
+    );
     let mut k = 0;
     let dims = upper
         .dims
@@ -150,10 +151,10 @@ fn merge_affine(lower: &View, upper: &View) -> Result<Option<View>> {
                 .iter()
                 .map(|l| {
                     let mut coeffs = l.coeffs.clone();
-                    coeffs.extend(rows.iter().map(|(_, c, _)| c[k]));
+                    coeffs.extend(rows.iter().map(|(f, _)| f.coeffs[k]));
                     let leaf = Leaf {
                         extent: l.extent,
-                        stride: up_strides[k],
+                        stride: offset.coeffs[k],
                         coeffs,
                     };
                     k += 1;
@@ -163,38 +164,40 @@ fn merge_affine(lower: &View, upper: &View) -> Result<Option<View>> {
             Dim::plain(leaves)
         })
         .collect();
-    let candidate = View {
+    Some(View {
         dims,
-        offset: lower.offset + base,
+        offset: lower.offset + offset.constant,
         bounds,
-    };
-    // Verify at every element against the true composition.
+    })
+}
+
+/// Whether `candidate` (over `upper`'s leaves) equals `lower ∘ upper` at every element.
+fn agrees_everywhere(lower: &View, upper: &View, candidate: &View) -> Result<bool> {
     let extents: Vec<i64> = upper.leaves().map(|l| l.extent).collect();
-    let total: i64 = extents.iter().product();
-    let mut y = vec![0i64; n];
-    for _ in 0..total {
+    let below = lower.shape();
+    let below_size: i64 = below.iter().product();
+    let mut y = vec![0i64; extents.len()];
+    for _ in 0..extents.iter().product::<i64>() {
         let truth = match upper.eval_leaves(&y) {
-            None => None,
-            Some(idx) => match lower_coords(lower, idx) {
-                None => None,
-                Some(_) => {
-                    let below = lower.shape();
-                    let mut c = vec![0; below.len()];
-                    let mut rest = idx;
-                    for (x, &s) in c.iter_mut().zip(&below).rev() {
-                        *x = rest % s;
-                        rest /= s;
-                    }
-                    lower.eval(&c)?
-                }
-            },
+            Some(idx) if (0..below_size).contains(&idx) => lower.eval(&unravel(idx, &below))?,
+            _ => None,
         };
         if candidate.eval_leaves(&y) != truth {
-            return Ok(None);
+            return Ok(false);
         }
         step(&mut y, &extents);
     }
-    candidate.tidy().map(Some)
+    Ok(true)
+}
+
+/// Row-major digits of `i` over `shape`.
+fn unravel(mut i: i64, shape: &[i64]) -> Vec<i64> {
+    let mut c = vec![0; shape.len()];
+    for (x, &s) in c.iter_mut().zip(shape).rev() {
+        *x = i % s;
+        i /= s;
+    }
+    c
 }
 
 /// The flat view over `upper`'s leaves, regrouped into `upper`'s dimensions.
