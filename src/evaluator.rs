@@ -21,6 +21,9 @@ use smallvec::SmallVec;
 use crate::error::Result;
 use crate::layout::Layout;
 
+/// Most leaves (after the slowest) the fast path handles.
+const MAX_INNER: usize = 7;
+
 /// A divisor with its Lemire multiplier, exact for 32-bit numerators.
 #[derive(Clone, Copy, Debug)]
 struct Divisor {
@@ -57,8 +60,10 @@ impl Divisor {
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     layout: Layout,
-    /// Fastest-first leaves after the slowest one, as (divisor, stride).
-    inner: SmallVec<[(Divisor, i64); 8]>,
+    /// Fastest-first leaves after the slowest one, as (divisor, stride); a
+    /// fixed array (no inline/heap branch on the hot path), `len` of them used.
+    inner: [(Divisor, i64); MAX_INNER],
+    len: usize,
     /// Stride of the slowest leaf kept (it takes the whole quotient).
     head: i64,
     /// Indices below this take the fast path.
@@ -80,16 +85,16 @@ impl Layout {
             .filter(|(&s, _)| s != 1)
             .map(|(&s, &d)| (s, d))
             .collect();
-        let small = self.size() <= 1 << 32;
-        let (head, inner) = match kept.split_first() {
-            Some((&(_, d0), rest)) if small => (
-                d0,
-                rest.iter()
-                    .rev()
-                    .map(|&(s, d)| (Divisor::new(s.unsigned_abs()), d))
-                    .collect(),
-            ),
-            _ => (0, SmallVec::new()),
+        let small = self.size() <= 1 << 32 && kept.len() <= MAX_INNER + 1;
+        let mut inner = [(Divisor { d: 1, magic: 0 }, 0i64); MAX_INNER];
+        let (head, len) = match kept.split_first() {
+            Some((&(_, d0), rest)) if small => {
+                for (slot, &(s, d)) in inner.iter_mut().zip(rest.iter().rev()) {
+                    *slot = (Divisor::new(s.unsigned_abs()), d);
+                }
+                (d0, rest.len())
+            }
+            _ => (0, 0),
         };
         let fast_below = if small && !kept.is_empty() {
             self.size()
@@ -99,6 +104,7 @@ impl Layout {
         Evaluator {
             layout: self.clone(),
             inner,
+            len,
             head,
             fast_below,
         }
@@ -122,7 +128,7 @@ impl Evaluator {
         }
         let mut rest = i.unsigned_abs();
         let mut acc = 0i64;
-        for &(div, d) in &self.inner {
+        for &(div, d) in &self.inner[..self.len] {
             let (q, r) = div.div_rem(rest);
             acc += r as i64 * d;
             rest = q;

@@ -78,10 +78,9 @@ impl Profile {
 
     /// The profile of a flat tuple of `n` leaves.
     pub(crate) fn flat(n: usize) -> Profile {
-        let mut toks = SmallVec::with_capacity(n + 2);
-        toks.push(Tok::Open);
-        toks.extend(std::iter::repeat_n(Tok::Leaf, n));
-        toks.push(Tok::Close);
+        let mut toks: SmallVec<[Tok; 24]> = SmallVec::from_elem(Tok::Leaf, n + 2);
+        toks[0] = Tok::Open;
+        toks[n + 1] = Tok::Close;
         Profile { toks }
     }
 

@@ -52,6 +52,30 @@ impl Offsets {
         }
     }
 
+    fn at_start(&self) -> bool {
+        self.digit.iter().all(|&d| d == 0)
+    }
+
+    /// Writes the whole stream without an odometer: the fastest leaf's run is an
+    /// arithmetic sequence, and each slower leaf `k` repeats the prefix built so
+    /// far `s_k` times, shifted by `c·d_k`. Every element costs one vectorisable
+    /// add-copy. O(size).
+    fn fill_by_doubling(&self, out: &mut [i64]) {
+        out[0] = self.current;
+        let mut filled = 1usize;
+        for (&s, &d) in self.shape.iter().zip(&self.stride).rev() {
+            let extent = usize::try_from(s).unwrap_or(0);
+            for c in 1..extent {
+                let (src, dst) = out.split_at_mut(filled * c);
+                let shift = c as i64 * d;
+                for (o, &v) in dst[..filled].iter_mut().zip(&src[..filled]) {
+                    *o = v + shift;
+                }
+            }
+            filled *= extent;
+        }
+    }
+
     /// Moves the odometer one step (only called while elements remain).
     #[inline]
     fn advance(&mut self) {
@@ -80,6 +104,11 @@ impl Offsets {
         let want = out
             .len()
             .min(usize::try_from(self.remaining).unwrap_or(usize::MAX));
+        if want > 0 && want == usize::try_from(self.remaining).unwrap_or(0) && self.at_start() {
+            self.fill_by_doubling(&mut out[..want]);
+            self.remaining = 0;
+            return want;
+        }
         let Some(last) = self.shape.len().checked_sub(1) else {
             // Rank 0 after dropping extent-1 leaves: a single element.
             if want > 0 {

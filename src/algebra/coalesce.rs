@@ -112,9 +112,21 @@ impl LayoutBuilder {
 
 /// Coalesces flat leaves (row-major), returning at least one leaf (`1:0` if all vanish).
 pub(crate) fn coalesce_leaves(shape: &[i64], stride: &[i64]) -> (Leaves, Leaves) {
-    let mut out_s: Leaves = SmallVec::new();
-    let mut out_d: Leaves = SmallVec::new();
-    // Walk from the fastest leaf; `out_*` collects fastest-first, reversed at the end.
+    if shape.len() <= 8 {
+        let (mut s, mut d) = ([0i64; 8], [0i64; 8]);
+        let w = coalesce_into(shape, stride, &mut s, &mut d);
+        return (SmallVec::from_slice(&s[w..]), SmallVec::from_slice(&d[w..]));
+    }
+    let n = shape.len();
+    let (mut s, mut d) = (vec![0i64; n], vec![0i64; n]);
+    let w = coalesce_into(shape, stride, &mut s, &mut d);
+    (SmallVec::from_slice(&s[w..]), SmallVec::from_slice(&d[w..]))
+}
+
+/// Writes the coalesced leaves at the back of `out_s`/`out_d` (as long as
+/// `shape`, at least 1) and returns where they start.
+fn coalesce_into(shape: &[i64], stride: &[i64], out_s: &mut [i64], out_d: &mut [i64]) -> usize {
+    let mut w = out_s.len();
     let (mut cur_s, mut cur_d) = (1i64, 0i64);
     for (&s, &d) in shape.iter().zip(stride).rev() {
         if s == 1 {
@@ -125,14 +137,12 @@ pub(crate) fn coalesce_leaves(shape: &[i64], stride: &[i64]) -> (Leaves, Leaves)
         } else if d == cur_s * cur_d {
             cur_s *= s;
         } else {
-            out_s.push(cur_s);
-            out_d.push(cur_d);
+            w -= 1;
+            (out_s[w], out_d[w]) = (cur_s, cur_d);
             (cur_s, cur_d) = (s, d);
         }
     }
-    out_s.push(cur_s);
-    out_d.push(if cur_s == 1 { 0 } else { cur_d });
-    out_s.reverse();
-    out_d.reverse();
-    (out_s, out_d)
+    w -= 1;
+    (out_s[w], out_d[w]) = (cur_s, if cur_s == 1 { 0 } else { cur_d });
+    w
 }

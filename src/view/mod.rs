@@ -73,6 +73,9 @@ pub(crate) struct Dim {
     pub(crate) window: Option<Window>,
 }
 
+/// The dimensions of a view (inline up to rank 4).
+pub(crate) type Dims = SmallVec<[Dim; 4]>;
+
 /// A dimension reading `[start, start + extent)` of its leaves' row-major
 /// index, valid where that index lies in `[lo, hi)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,7 +146,7 @@ impl std::ops::DerefMut for Dim {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct View {
-    pub(crate) dims: Vec<Dim>,
+    pub(crate) dims: Dims,
     pub(crate) offset: i64,
     /// `[lo, hi)` of each constraint; coefficients live in the leaves.
     pub(crate) bounds: SmallVec<[(i64, i64); 2]>,
@@ -169,7 +172,7 @@ impl View {
             });
         }
         let mut acc = 1i64;
-        let mut dims = vec![Dim::default(); shape.len()];
+        let mut dims: Dims = smallvec::smallvec![Dim::default(); shape.len()];
         for (dim, &s) in dims.iter_mut().zip(shape).rev() {
             dim.push(Leaf {
                 extent: s,
@@ -396,9 +399,28 @@ impl View {
         }
     }
 
-    /// Re-establishes the invariants after an op: canonical constraints, offsets
-    /// of every element fit `i64`.
+    /// Re-establishes the invariants after an op: canonical constraints, and the
+    /// offset plus the span of leaf offsets fits `i64` (so evaluation cannot overflow).
     pub(crate) fn normalize(mut self) -> Result<View> {
+        if !self.bounds.is_empty() {
+            self.canonicalize_constraints()?;
+        }
+        let mut span = self
+            .offset
+            .checked_abs()
+            .ok_or(error::overflow("view offset"))?;
+        for l in self.leaves() {
+            let stride = l
+                .stride
+                .checked_abs()
+                .ok_or(error::overflow("view stride"))?;
+            let reach = error::mul(stride, l.extent - 1, "view span")?;
+            span = error::add(span, reach, "view span")?;
+        }
+        Ok(self)
+    }
+
+    fn canonicalize_constraints(&mut self) -> Result<()> {
         let extents = self.leaf_extents();
         let rows = (0..self.bounds.len())
             .map(|c| self.constraint(c))
@@ -412,21 +434,7 @@ impl View {
             }
         }
         self.bounds = canon.iter().map(|c| (c.lo, c.hi)).collect();
-        let mut span = self
-            .offset
-            .checked_abs()
-            .ok_or(error::overflow("view offset"))?;
-        for l in self.leaves() {
-            let reach = error::mul(
-                l.stride
-                    .checked_abs()
-                    .ok_or(error::overflow("view stride"))?,
-                l.extent - 1,
-                "view span",
-            )?;
-            span = error::add(span, reach, "view span")?;
-        }
-        Ok(self)
+        Ok(())
     }
 }
 

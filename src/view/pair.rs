@@ -209,7 +209,7 @@ fn regroup_like(upper: &View, merged: &FlatView) -> Result<View> {
     if let Some(m) = &mask {
         bounds.extend(m.iter().copied());
     }
-    let dims: Vec<Dim> = upper
+    let dims: super::Dims = upper
         .dims
         .iter()
         .map(|dim| {

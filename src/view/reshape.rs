@@ -23,13 +23,15 @@
 use smallvec::SmallVec;
 
 use super::ops::mergeable;
-use super::{Dim, Leaf, View};
+use super::{Dim, Dims, Leaf, View};
 use crate::error::{Error, Result};
+
+type Units = SmallVec<[Unit; 8]>;
 
 /// A unit of the reshape walk: a leaf, or a windowed dimension kept whole.
 enum Unit {
     Leaf(Leaf),
-    Window(Dim),
+    Window(Box<Dim>),
 }
 
 impl View {
@@ -48,7 +50,7 @@ impl View {
                 ),
             });
         }
-        if shape == self.shape() {
+        if self.dims.iter().map(Dim::extent).eq(shape.iter().copied()) {
             return Ok(Some(self.clone()));
         }
         let units = coalesced_units(self);
@@ -57,7 +59,8 @@ impl View {
         };
         View {
             dims,
-            ..self.clone()
+            offset: self.offset,
+            bounds: self.bounds.clone(),
         }
         .tidy()
         .map(Some)
@@ -66,12 +69,12 @@ impl View {
 
 /// All units: leaves of plain dimensions (extent-1 dropped, adjacent mergeable
 /// ones merged) and windowed dimensions whole.
-fn coalesced_units(v: &View) -> Vec<Unit> {
-    let mut out: Vec<Unit> = Vec::new();
+fn coalesced_units(v: &View) -> Units {
+    let mut out = Units::new();
     for dim in &v.dims {
         if dim.window.is_some() {
             if dim.extent() != 1 {
-                out.push(Unit::Window(dim.clone()));
+                out.push(Unit::Window(Box::new(dim.clone())));
             }
             continue;
         }
@@ -91,8 +94,8 @@ fn coalesced_units(v: &View) -> Vec<Unit> {
 
 /// Splits `units` along `shape` from the fastest end; `None` without a common
 /// refinement or when a window would be cut.
-fn regroup(mut units: Vec<Unit>, shape: &[i64], constraints: usize) -> Option<Vec<Dim>> {
-    let mut dims: Vec<Dim> = vec![Dim::default(); shape.len()];
+fn regroup(mut units: Units, shape: &[i64], constraints: usize) -> Option<Dims> {
+    let mut dims: Dims = smallvec::smallvec![Dim::default(); shape.len()];
     // The unconsumed fast part of the current leaf: extent `rem`, scale `unit`
     // (its stride and coefficients are the leaf's times `unit`).
     let (mut rem, mut unit) = (1i64, 1i64);
@@ -103,7 +106,7 @@ fn regroup(mut units: Vec<Unit>, shape: &[i64], constraints: usize) -> Option<Ve
             if rem == 1 {
                 match units.pop()? {
                     Unit::Window(w) if w.extent() == need && dim.is_empty() => {
-                        *dim = w;
+                        *dim = *w;
                         break;
                     }
                     Unit::Window(_) => return None,

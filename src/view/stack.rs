@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use smallvec::SmallVec;
+
 use super::pair::merge_pair;
 use super::View;
 use crate::error::{Error, Result};
@@ -52,10 +54,10 @@ impl Movement {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ViewStack {
-    views: Vec<View>,
+    views: SmallVec<[View; 1]>,
     /// `logs[k]`: the ops applied to `views[k]` since it was pushed (empty for
     /// the bottom view), replayed on `views[k-1]` when simplifying.
-    logs: Vec<Vec<Movement>>,
+    logs: SmallVec<[Vec<Movement>; 1]>,
 }
 
 impl PartialEq for ViewStack {
@@ -78,8 +80,8 @@ impl ViewStack {
     /// ```
     pub fn new(shape: &[i64]) -> Result<ViewStack> {
         Ok(ViewStack {
-            views: vec![View::contiguous(shape)?],
-            logs: vec![Vec::new()],
+            views: smallvec::smallvec![View::contiguous(shape)?],
+            logs: smallvec::smallvec![Vec::new()],
         })
     }
 
@@ -117,24 +119,30 @@ impl ViewStack {
 
     /// Applies `op` to the top view, pushing a contiguous view when it cannot.
     fn apply(&self, op: Movement) -> Result<ViewStack> {
-        let (mut views, mut logs) = (self.views.clone(), self.logs.clone());
-        let top = views.len() - 1;
-        match op.apply(&views[top])? {
+        let top = self.views.len() - 1;
+        let result = op.apply(&self.views[top])?;
+        let mut views: SmallVec<[View; 1]> = self.views[..top].iter().cloned().collect();
+        let mut logs = self.logs.clone();
+        match result {
             Some(v) => {
-                views[top] = v;
+                views.push(v);
                 if top > 0 {
                     logs[top].push(op);
                 }
             }
             None => {
-                let fresh = View::contiguous(&views[top].shape())?;
+                let fresh = View::contiguous(&self.views[top].shape())?;
                 let v = op.apply(&fresh)?.ok_or_else(|| Error::BadMovement {
                     op: "view stack",
                     why: "an op failed on a contiguous view (internal invariant)".into(),
                 })?;
+                views.push(self.views[top].clone());
                 views.push(v);
                 logs.push(vec![op]);
             }
+        }
+        if views.len() == 1 {
+            return Ok(ViewStack { views, logs });
         }
         simplify(views, logs)
     }
@@ -292,7 +300,10 @@ fn unravel(mut i: i64, shape: &[i64]) -> Vec<i64> {
 /// Merges adjacent pairs until none merges: first by replaying the upper
 /// view's ops on the lower one (consecutive reshapes collapsed into the last),
 /// then by evaluation ([`merge_pair`]).
-fn simplify(mut views: Vec<View>, mut logs: Vec<Vec<Movement>>) -> Result<ViewStack> {
+fn simplify(
+    mut views: SmallVec<[View; 1]>,
+    mut logs: SmallVec<[Vec<Movement>; 1]>,
+) -> Result<ViewStack> {
     let mut k = views.len();
     while k >= 2 {
         let merged = match replay(&views[k - 2], &logs[k - 1])? {
@@ -305,7 +316,8 @@ fn simplify(mut views: Vec<View>, mut logs: Vec<Vec<Movement>>) -> Result<ViewSt
                 if k - 2 > 0 {
                     logs[k - 2].extend(upper_log);
                 }
-                views.splice(k - 2..k, [v]);
+                views.remove(k - 1);
+                views[k - 2] = v;
                 k = views.len();
             }
             None => k -= 1,

@@ -73,16 +73,213 @@ impl View {
             let stride: SmallVec<[i64; 8]> = self.leaves().map(|l| l.stride).collect();
             return Offsets::new(&shape, &stride, self.offset).fill(out);
         }
-        let mut n = 0;
-        for (o, v) in out.iter_mut().zip(self.offsets()) {
-            *o = v.unwrap_or(invalid);
-            n += 1;
+        if self.has_windows() {
+            let mut n = 0;
+            for (o, v) in out.iter_mut().zip(self.offsets()) {
+                *o = v.unwrap_or(invalid);
+                n += 1;
+            }
+            return n;
         }
-        n
+        match self.fill_blocked(out, invalid) {
+            Some(n) => n,
+            None => self.fill_constrained(out, invalid),
+        }
+    }
+
+    /// Blocked fill for short innermost runs: the trailing leaves whose product
+    /// is at most [`BLOCK`] form a block whose relative offsets and constraint
+    /// values are tabulated once (on the stack); each block is then written by
+    /// adding the outer position's base and comparing against the bounds, with
+    /// no division and no carry inside the block. `None` when the innermost
+    /// leaf alone exceeds the block (runs are long: use the run-wise fill) or
+    /// there are more than [`BLOCK_CONSTRAINTS`] constraints.
+    fn fill_blocked(&self, out: &mut [i64], invalid: i64) -> Option<usize> {
+        let it = self.offsets();
+        let leaves = it.extents.len();
+        let mut k0 = leaves;
+        let mut block = 1usize;
+        while k0 > 0 && block * usize::try_from(it.extents[k0 - 1]).ok()? <= BLOCK {
+            k0 -= 1;
+            block *= usize::try_from(it.extents[k0]).ok()?;
+        }
+        let constraints = it.bounds.len();
+        if k0 == leaves || k0 > 64 || constraints > BLOCK_CONSTRAINTS {
+            return None;
+        }
+        let (mut rel, mut rel_c) = ([0i64; BLOCK], [[0i64; BLOCK]; BLOCK_CONSTRAINTS]);
+        let mut digit = [0i64; 8 * 8];
+        for j in 0..block {
+            rel[j] = (k0..leaves).map(|k| digit[k - k0] * it.strides[k]).sum();
+            for (c, row) in rel_c.iter_mut().enumerate().take(constraints) {
+                row[j] = (k0..leaves).map(|k| digit[k - k0] * it.coeffs[k][c]).sum();
+            }
+            odometer_step(&mut digit[..leaves - k0], &it.extents[k0..]);
+        }
+        // Constraints blind to the outer leaves give one validity pattern for
+        // every block; the others are checked per block, skipped when the
+        // block's range of values lies wholly inside (or outside) the bounds.
+        let varies: SmallVec<[bool; 4]> = (0..constraints)
+            .map(|c| it.coeffs[..k0].iter().any(|a| a[c] != 0))
+            .collect();
+        let mut fixed = [true; BLOCK];
+        for c in (0..constraints).filter(|&c| !varies[c]) {
+            let (v, (lo, hi)) = (it.values[c], it.bounds[c]);
+            for (flag, &r) in fixed[..block].iter_mut().zip(&rel_c[c][..block]) {
+                *flag &= (lo <= v + r) & (v + r < hi);
+            }
+        }
+        let reach: SmallVec<[(i64, i64); 4]> = (0..constraints)
+            .map(|c| {
+                let row = &rel_c[c][..block];
+                (
+                    row.iter().copied().min().unwrap_or(0),
+                    row.iter().copied().max().unwrap_or(0),
+                )
+            })
+            .collect();
+        let want = out.len().min(usize::try_from(it.remaining).ok()?);
+        let mut outer = [0i64; 8 * 8];
+        let (mut base, mut vals) = (it.offset, it.values.clone());
+        let mut written = 0;
+        let mut ok = [true; BLOCK];
+        while written < want {
+            let n = block.min(want - written);
+            ok[..n].copy_from_slice(&fixed[..n]);
+            for c in (0..constraints).filter(|&c| varies[c]) {
+                let ((lo, hi), v, (min, max)) = (it.bounds[c], vals[c], reach[c]);
+                if lo <= v + min && v + max < hi {
+                    continue;
+                }
+                // Branch-free, so the compiler vectorises it.
+                for (flag, &r) in ok[..n].iter_mut().zip(&rel_c[c][..n]) {
+                    *flag &= (lo <= v + r) & (v + r < hi);
+                }
+            }
+            let chunk = &mut out[written..written + n];
+            for ((o, &r), &flag) in chunk.iter_mut().zip(&rel[..n]).zip(&ok[..n]) {
+                *o = if flag { base + r } else { invalid };
+            }
+            written += n;
+            // Step the outer odometer, moving base and constraint values with it.
+            for k in (0..k0).rev() {
+                outer[k] += 1;
+                base += it.strides[k];
+                vals.iter_mut()
+                    .zip(&it.coeffs[k])
+                    .for_each(|(v, a)| *v += a);
+                if outer[k] < it.extents[k] {
+                    break;
+                }
+                outer[k] = 0;
+                base -= it.strides[k] * it.extents[k];
+                vals.iter_mut()
+                    .zip(&it.coeffs[k])
+                    .for_each(|(v, a)| *v -= a * it.extents[k]);
+            }
+        }
+        Some(want)
+    }
+
+    /// Run-wise fill: an odometer over all leaves but the innermost; along the
+    /// innermost run, each constraint `lo <= v + j·a < hi` holds on an interval
+    /// of `j` computed once per run, so the run is written as three plain loops.
+    fn fill_constrained(&self, out: &mut [i64], invalid: i64) -> usize {
+        let mut it = self.offsets();
+        let Some(last) = it.extents.len().checked_sub(1) else {
+            return out
+                .iter_mut()
+                .zip(it)
+                .map(|(o, v)| *o = v.unwrap_or(invalid))
+                .count();
+        };
+        let want = out.len().min(usize::try_from(it.remaining).unwrap_or(0));
+        let run = usize::try_from(it.extents[last]).unwrap_or(0);
+        let (d, inner) = (it.strides[last], it.coeffs[last].clone());
+        let mut written = 0;
+        while written + run <= want {
+            let (mut lo_j, mut hi_j) = (0i64, it.extents[last]);
+            for ((&v, &(lo, hi)), &a) in it.values.iter().zip(&it.bounds).zip(&inner) {
+                let (l, h) = run_interval(v, a, lo, hi);
+                lo_j = lo_j.max(l);
+                hi_j = hi_j.min(h);
+            }
+            let chunk = &mut out[written..written + run];
+            let (lo_j, hi_j) = (
+                lo_j.clamp(0, run as i64) as usize,
+                hi_j.clamp(0, run as i64) as usize,
+            );
+            let hi_j = hi_j.max(lo_j);
+            chunk[..lo_j].fill(invalid);
+            for (j, o) in (lo_j as i64..).zip(&mut chunk[lo_j..hi_j]) {
+                *o = it.offset + j * d;
+            }
+            chunk[hi_j..].fill(invalid);
+            written += run;
+            it.skip_run(last);
+        }
+        for o in &mut out[written..want] {
+            *o = it.next().flatten().unwrap_or(invalid);
+        }
+        want
+    }
+}
+
+/// Elements per tabulated block in [`View::fill_offsets`].
+const BLOCK: usize = 1024;
+
+/// Most constraints the blocked fill tabulates.
+const BLOCK_CONSTRAINTS: usize = 4;
+
+/// Row-major increment of `digit` within `extents`.
+fn odometer_step(digit: &mut [i64], extents: &[i64]) {
+    for k in (0..digit.len()).rev() {
+        digit[k] += 1;
+        if digit[k] < extents[k] {
+            return;
+        }
+        digit[k] = 0;
+    }
+}
+
+/// The `j` with `lo <= v + j·a < hi`, as a half-open interval (possibly empty or unbounded).
+fn run_interval(v: i64, a: i64, lo: i64, hi: i64) -> (i64, i64) {
+    use num_integer::Integer;
+    match a {
+        0 if lo <= v && v < hi => (i64::MIN, i64::MAX),
+        0 => (0, 0),
+        // Unit coefficients (pads, conv windows) need no division.
+        1 => (lo - v, hi - v),
+        -1 => (v - hi + 1, v - lo + 1),
+        a if a > 0 => (
+            Integer::div_ceil(&(lo - v), &a),
+            Integer::div_ceil(&(hi - v), &a),
+        ),
+        a => {
+            let b = -a;
+            (
+                Integer::div_floor(&(v - hi), &b) + 1,
+                Integer::div_floor(&(v - lo), &b) + 1,
+            )
+        }
     }
 }
 
 impl ViewOffsets {
+    /// Moves past one whole innermost run (the odometer sits at its start).
+    fn skip_run(&mut self, last: usize) {
+        let n = self.extents[last];
+        self.remaining -= n;
+        if self.remaining > 0 {
+            self.digit[last] = n - 1;
+            self.offset += self.strides[last] * (n - 1);
+            for (v, a) in self.values.iter_mut().zip(&self.coeffs[last]) {
+                *v += a * (n - 1);
+            }
+            self.advance();
+        }
+    }
+
     fn valid(&self) -> bool {
         self.values
             .iter()

@@ -1,0 +1,171 @@
+//! View benchmarks: movement ops, a realistic 6-op chain, and offset streams of
+//! a single hierarchical view side by side with the equivalent tinygrad-style
+//! stack (one row-major unravel per extra view, per element) and a plain
+//! `i*stride` fill. Run: `cargo bench --bench views`.
+
+use divan::{black_box, Bencher};
+use hlayout::{FlatView, ViewStack};
+
+fn main() {
+    divan::main();
+}
+
+/// Reshape of a permuted view (the transpose-flatten step).
+#[divan::bench]
+fn reshape_of_permuted(b: Bencher) {
+    let t = ViewStack::new(&[64, 64]).unwrap().permute(&[1, 0]).unwrap();
+    b.bench(|| black_box(&t).reshape(black_box(&[4096])).unwrap());
+}
+
+/// Attention head split, transpose, merge, slice, pad, flip: 6 ops from a fresh tensor.
+#[divan::bench]
+fn six_op_chain(b: Bencher) {
+    b.bench(|| {
+        ViewStack::new(black_box(&[2, 64, 512]))
+            .and_then(|t| t.reshape(&[2, 64, 8, 64]))
+            .and_then(|t| t.permute(&[0, 2, 1, 3]))
+            .and_then(|t| t.reshape(&[16, 64, 64]))
+            .and_then(|t| t.shrink(&[(0, 16), (0, 32), (0, 64)]))
+            .and_then(|t| t.pad(&[(0, 0), (0, 0), (1, 1)]))
+            .and_then(|t| t.flip(&[false, true, false]))
+            .unwrap()
+    });
+}
+
+/// One of the stream workloads: our single view, and tinygrad's stack of flat views.
+struct Workload {
+    single: ViewStack,
+    stack: Vec<FlatView>,
+    size: usize,
+}
+
+fn view(shape: &[i64], strides: &[i64], offset: i64, mask: Option<Vec<(i64, i64)>>) -> FlatView {
+    FlatView::new(shape.to_vec(), strides.to_vec(), offset, mask).unwrap()
+}
+
+fn workload(name: &str) -> Workload {
+    match name {
+        "transpose_flatten_1024" => Workload {
+            single: ViewStack::new(&[1024, 1024])
+                .unwrap()
+                .permute(&[1, 0])
+                .unwrap()
+                .reshape(&[1 << 20])
+                .unwrap(),
+            stack: vec![
+                view(&[1024, 1024], &[1, 1024], 0, None),
+                view(&[1 << 20], &[1], 0, None),
+            ],
+            size: 1 << 20,
+        },
+        "head_merge_8x16x64x64" => Workload {
+            single: ViewStack::new(&[8, 64, 16, 64])
+                .unwrap()
+                .permute(&[0, 2, 1, 3])
+                .unwrap()
+                .reshape(&[128, 64, 64])
+                .unwrap(),
+            stack: vec![
+                view(&[8, 16, 64, 64], &[65536, 64, 1024, 1], 0, None),
+                view(&[128, 64, 64], &[4096, 64, 1], 0, None),
+            ],
+            size: 1 << 19,
+        },
+        "padded_conv3x3_64" => Workload {
+            single: conv_window(64),
+            stack: vec![
+                view(&[66, 66], &[64, 1], -65, Some(vec![(1, 65), (1, 65)])),
+                view(&[64, 64, 3, 3], &[66, 1, 66, 1], 0, None),
+            ],
+            size: 64 * 64 * 9,
+        },
+        _ => unreachable!(),
+    }
+}
+
+/// The 3×3 windows of a 64×64 image padded by 1, through tinygrad's `_pool` ops.
+fn conv_window(n: i64) -> ViewStack {
+    let p = n + 2;
+    ViewStack::new(&[n, n])
+        .and_then(|t| t.pad(&[(1, 1), (1, 1)]))
+        .and_then(|t| t.reshape(&[1, p, 1, p]))
+        .and_then(|t| t.expand(&[4, p, 4, p]))
+        .and_then(|t| t.reshape(&[4 * p, 4 * p]))
+        .and_then(|t| t.shrink(&[(0, 3 * (p + 1)), (0, 3 * (p + 1))]))
+        .and_then(|t| t.reshape(&[3, p + 1, 3, p + 1]))
+        .and_then(|t| t.shrink(&[(0, 3), (0, n), (0, 3), (0, n)]))
+        .and_then(|t| t.permute(&[1, 3, 0, 2]))
+        .unwrap()
+}
+
+/// tinygrad-style evaluation of a stack: per element, each view's offset is
+/// unravelled row-major into the shape of the view below (buffers reused, no
+/// allocation per element).
+fn stack_fill(views: &[FlatView], out: &mut [i64]) {
+    let rank = views.iter().map(|v| v.shape().len()).max().unwrap_or(0);
+    let mut coord = vec![0i64; rank];
+    for (i, o) in (0i64..).zip(out.iter_mut()) {
+        let mut value = Some(i);
+        for v in views.iter().rev() {
+            let Some(idx) = value else { break };
+            let c = &mut coord[..v.shape().len()];
+            let mut rest = idx;
+            for (x, &s) in c.iter_mut().zip(v.shape()).rev() {
+                *x = rest % s;
+                rest /= s;
+            }
+            value = eval_flat(v, c);
+        }
+        *o = value.unwrap_or(-1);
+    }
+}
+
+/// A flat view at a coordinate known to be in range.
+#[inline]
+fn eval_flat(v: &FlatView, c: &[i64]) -> Option<i64> {
+    if let Some(m) = v.mask() {
+        if !m.iter().zip(c).all(|(&(b, e), &x)| b <= x && x < e) {
+            return None;
+        }
+    }
+    Some(v.offset() + c.iter().zip(v.strides()).map(|(x, s)| x * s).sum::<i64>())
+}
+
+const STREAMS: [&str; 3] = [
+    "transpose_flatten_1024",
+    "head_merge_8x16x64x64",
+    "padded_conv3x3_64",
+];
+
+/// The single hierarchical view's offset stream.
+#[divan::bench(args = STREAMS)]
+fn stream_single_view(b: Bencher, name: &str) {
+    let w = workload(name);
+    assert_eq!(w.single.views().len(), 1, "{name}: {}", w.single);
+    let mut out = vec![0i64; w.size];
+    b.counter(divan::counter::ItemsCount::new(w.size))
+        .bench_local(|| w.single.views()[0].fill_offsets(&mut out, -1));
+}
+
+/// The same offsets through tinygrad's stack of views.
+#[divan::bench(args = STREAMS)]
+fn stream_tinygrad_stack(b: Bencher, name: &str) {
+    let w = workload(name);
+    let mut out = vec![0i64; w.size];
+    b.counter(divan::counter::ItemsCount::new(w.size))
+        .bench_local(|| stack_fill(&w.stack, &mut out));
+}
+
+/// A plain `i*stride` fill of the same length: the floor.
+#[divan::bench(args = STREAMS)]
+fn stream_plain_fill(b: Bencher, name: &str) {
+    let w = workload(name);
+    let mut out = vec![0i64; w.size];
+    b.counter(divan::counter::ItemsCount::new(w.size))
+        .bench_local(|| {
+            let stride = black_box(3i64);
+            for (i, o) in (0i64..).zip(out.iter_mut()) {
+                *o = i * stride;
+            }
+        });
+}
