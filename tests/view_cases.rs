@@ -38,6 +38,9 @@ fn flattened_transpose_split_other_way_needs_a_stack() {
         .unwrap();
     assert_eq!(s.views().len(), 2);
     assert_eq!(s.eval(&[1, 3]).unwrap(), Some(82)); // index 28 -> (8,2) of the transpose -> 2*10+8
+                                                    // The proof in docs/views.md §4: row differences depend on the column.
+    let at = |r, c| s.eval(&[r, c]).unwrap().unwrap();
+    assert_eq!((at(1, 0) - at(0, 0), at(1, 5) - at(0, 5)), (52, -47));
 }
 
 #[test]
