@@ -184,7 +184,7 @@ impl std::error::Error for Error {}
 
 /// `a * b` or an [`Error::Overflow`] naming `what`.
 pub(crate) fn mul(a: i64, b: i64, what: &'static str) -> Result<i64> {
-    a.checked_mul(b).ok_or(Error::Overflow { what })
+    a.checked_mul(b).ok_or_else(|| Error::Overflow { what })
 }
 
 /// The [`Error::Overflow`] naming `what`.
@@ -194,5 +194,5 @@ pub(crate) fn overflow(what: &'static str) -> Error {
 
 /// `a + b` or an [`Error::Overflow`] naming `what`.
 pub(crate) fn add(a: i64, b: i64, what: &'static str) -> Result<i64> {
-    a.checked_add(b).ok_or(Error::Overflow { what })
+    a.checked_add(b).ok_or_else(|| Error::Overflow { what })
 }

@@ -49,7 +49,7 @@ impl Divisor {
     }
 }
 
-/// A layout prepared for fast evaluation; see the [module documentation](self).
+/// A layout prepared for fast evaluation by multiply-high reciprocals (see [`Layout::evaluator`]).
 ///
 /// ```
 /// let l: hlayout::Layout = "(3,5):(1,3)".parse().unwrap();

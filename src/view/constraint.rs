@@ -4,7 +4,7 @@
 //! The general form is what keeps padded windows in one view: the window element
 //! `(y, ky)` of a 3×3 convolution with padding 1 is valid iff `1 <= y + ky < H + 1`.
 //!
-//! Constraints are kept *canonical* ([`canonicalize`]): coefficients of extent-1
+//! Constraints are kept *canonical*: coefficients of extent-1
 //! leaves are zero, the coefficient vector is divided by its gcd and its first
 //! non-zero entry is positive, bounds are tightened to what the box of leaf
 //! ranges can reach, constraints the box always satisfies are dropped, and

@@ -51,11 +51,22 @@ pub use stack::ViewStack;
 pub use stream::ViewOffsets;
 
 /// One leaf of a view: an extent, a stride, and its coefficient in each constraint.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Leaf {
     pub(crate) extent: i64,
     pub(crate) stride: i64,
     pub(crate) coeffs: SmallVec<[i64; 2]>,
+}
+
+impl Clone for Leaf {
+    /// A slice copy of the coefficients (SmallVec's own clone goes element by element).
+    fn clone(&self) -> Leaf {
+        Leaf {
+            extent: self.extent,
+            stride: self.stride,
+            coeffs: SmallVec::from_slice(&self.coeffs),
+        }
+    }
 }
 
 /// One tensor dimension: its leaves (slowest first) and, rarely, a window.
@@ -408,12 +419,12 @@ impl View {
         let mut span = self
             .offset
             .checked_abs()
-            .ok_or(error::overflow("view offset"))?;
+            .ok_or_else(|| error::overflow("view offset"))?;
         for l in self.leaves() {
             let stride = l
                 .stride
                 .checked_abs()
-                .ok_or(error::overflow("view stride"))?;
+                .ok_or_else(|| error::overflow("view stride"))?;
             let reach = error::mul(stride, l.extent - 1, "view span")?;
             span = error::add(span, reach, "view span")?;
         }

@@ -233,6 +233,9 @@ impl View {
     pub(crate) fn tidy(mut self) -> Result<View> {
         let n = self.bounds.len();
         for dim in &mut self.dims {
+            if dim.len() == 1 {
+                continue; // nothing to drop or merge
+            }
             let kept = coalesce_dim(dim);
             dim.leaves = if kept.is_empty() {
                 smallvec::smallvec![Leaf {
@@ -245,7 +248,9 @@ impl View {
             };
         }
         for d in 0..self.dims.len() {
-            self.unwindow(d)?;
+            if self.dims[d].window.is_some() {
+                self.unwindow(d)?;
+            }
         }
         self.normalize()
     }
@@ -393,11 +398,11 @@ fn shift_bound(bound: &mut (i64, i64), delta: i64) -> Result<()> {
     bound.0 = bound
         .0
         .checked_sub(delta)
-        .ok_or(error::overflow("constraint bound"))?;
+        .ok_or_else(|| error::overflow("constraint bound"))?;
     bound.1 = bound
         .1
         .checked_sub(delta)
-        .ok_or(error::overflow("constraint bound"))?;
+        .ok_or_else(|| error::overflow("constraint bound"))?;
     Ok(())
 }
 

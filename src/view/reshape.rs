@@ -95,7 +95,7 @@ fn coalesced_units(v: &View) -> Units {
 /// Splits `units` along `shape` from the fastest end; `None` without a common
 /// refinement or when a window would be cut.
 fn regroup(mut units: Units, shape: &[i64], constraints: usize) -> Option<Dims> {
-    let mut dims: Dims = smallvec::smallvec![Dim::default(); shape.len()];
+    let mut dims: Dims = (0..shape.len()).map(|_| Dim::default()).collect();
     // The unconsumed fast part of the current leaf: extent `rem`, scale `unit`
     // (its stride and coefficients are the leaf's times `unit`).
     let (mut rem, mut unit) = (1i64, 1i64);

@@ -19,14 +19,17 @@ use crate::error::{Error, Result};
 /// One movement op with its argument, as recorded for replay.
 #[derive(Clone, Debug)]
 enum Movement {
-    Reshape(Vec<i64>),
-    Permute(Vec<usize>),
-    Expand(Vec<i64>),
-    Pad(Vec<(i64, i64)>),
-    Shrink(Vec<(i64, i64)>),
-    Flip(Vec<bool>),
-    Stride(Vec<i64>),
+    Reshape(Arg<i64>),
+    Permute(Arg<usize>),
+    Expand(Arg<i64>),
+    Pad(Arg<(i64, i64)>),
+    Shrink(Arg<(i64, i64)>),
+    Flip(Arg<bool>),
+    Stride(Arg<i64>),
 }
+
+/// An op's argument, inline up to rank 8.
+type Arg<T> = SmallVec<[T; 8]>;
 
 impl Movement {
     fn apply(&self, v: &View) -> Result<Option<View>> {
@@ -157,7 +160,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,3):(3,1)");
     /// ```
     pub fn reshape(&self, shape: &[i64]) -> Result<ViewStack> {
-        self.apply(Movement::Reshape(shape.to_vec()))
+        self.apply(Movement::Reshape(SmallVec::from_slice(shape)))
     }
 
     /// tinygrad's `permute`.
@@ -170,7 +173,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(3,2):(1,3)");
     /// ```
     pub fn permute(&self, perm: &[usize]) -> Result<ViewStack> {
-        self.apply(Movement::Permute(perm.to_vec()))
+        self.apply(Movement::Permute(SmallVec::from_slice(perm)))
     }
 
     /// tinygrad's `expand`: extent-1 dimensions broadcast with stride 0.
@@ -183,7 +186,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,3):(0,1)");
     /// ```
     pub fn expand(&self, shape: &[i64]) -> Result<ViewStack> {
-        self.apply(Movement::Expand(shape.to_vec()))
+        self.apply(Movement::Expand(SmallVec::from_slice(shape)))
     }
 
     /// tinygrad's `pad`: `(before, after)` invalid elements per dimension.
@@ -196,7 +199,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "4:1-1 if 1<=x0<3");
     /// ```
     pub fn pad(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(Movement::Pad(arg.to_vec()))
+        self.apply(Movement::Pad(SmallVec::from_slice(arg)))
     }
 
     /// tinygrad's `shrink`: keep `[begin, end)` per dimension (non-empty).
@@ -209,7 +212,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,4):(4,1)+4");
     /// ```
     pub fn shrink(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(Movement::Shrink(arg.to_vec()))
+        self.apply(Movement::Shrink(SmallVec::from_slice(arg)))
     }
 
     /// tinygrad's `flip`.
@@ -222,7 +225,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "3:-1+2");
     /// ```
     pub fn flip(&self, flags: &[bool]) -> Result<ViewStack> {
-        self.apply(Movement::Flip(flags.to_vec()))
+        self.apply(Movement::Flip(SmallVec::from_slice(flags)))
     }
 
     /// Step slicing per dimension, `x[::step]`; a negative step flips first.
@@ -235,7 +238,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "3:2");
     /// ```
     pub fn stride(&self, steps: &[i64]) -> Result<ViewStack> {
-        self.apply(Movement::Stride(steps.to_vec()))
+        self.apply(Movement::Stride(SmallVec::from_slice(steps)))
     }
 
     /// Buffer offset of the element at `coord`, or `None` where it is invalid.
