@@ -71,8 +71,16 @@ fn handle(req: &Req) -> Result<Value, String> {
         "eval" => eval(&layout_arg(req, "layout")?),
         "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),
         "flatten" => Ok(flatten(&layout_arg(req, "layout")?)),
+        "compose" => binary(req, Layout::compose),
         other => Err(format!("unsupported op '{other}'")),
     }
+}
+
+/// An op on fields `a` and `b` answering `{"layout": R}` or `{"error": ...}`.
+fn binary(req: &Req, op: impl Fn(&Layout, &Layout) -> crate::Result<Layout>) -> Result<Value, String> {
+    let (a, b) = (layout_arg(req, "a")?, layout_arg(req, "b")?);
+    let r = op(&a, &b).map_err(|e| e.to_string())?;
+    Ok(json!({ "layout": r.to_string() }))
 }
 
 fn eval(l: &Layout) -> Result<Value, String> {

@@ -8,5 +8,8 @@
 //!   [`coalesce_by`](crate::Layout::coalesce_by) keeps a profile.
 //! - [`filter`](crate::Layout::filter): drop stride-0 and extent-1 modes.
 
-mod coalesce;
+pub(crate) mod coalesce;
+mod compose;
 mod filter;
+
+pub use compose::{ComposePath, COMPOSE_FALLBACK_BUDGET};

@@ -1,0 +1,561 @@
+//! `compose`: functional composition `R = A ∘ B`, exact; and `reshape`.
+//!
+//! Contract: `A.compose(&B)` is `Ok(R)` **iff** some layout `R` has B's shape as a
+//! coarsening of its own and `R(i) = A(B(i))` for every `i < size(B)` (A is
+//! evaluated on all of ℕ, its first leaf keeping the whole quotient). The
+//! criterion and its proof are in `docs/algebra.md`; in short, with A coalesced
+//! into finite leaves `aⱼ:αⱼ` (fastest first) and an unbounded head,
+//!
+//! ```text
+//! A(x) = α₀·x + Σⱼ Dⱼ·⌊x / Pⱼ₊₁⌋,   Pⱼ₊₁ = a₀···aⱼ,   Dⱼ = αⱼ₊₁ − aⱼ·αⱼ ≠ 0,
+//! ```
+//!
+//! so `A(Σ xₖ) = Σ A(xₖ)` fails exactly through carries across the boundaries
+//! `Pⱼ₊₁`. R exists iff (1) each leaf `bₖ:βₖ` of B gives a layout function
+//! `t ↦ A(t·βₖ)` on `[0, bₖ)` and (2) the leaves add without a value-changing
+//! carry. Three stages, cheapest first ([`ComposePath`] says which decided):
+//!
+//! 1. *Structural*: per leaf, CuTe's divisibility walk (mirrored: from A's fastest
+//!    leaf); across leaves, for each boundary `p`, the sum over leaves of the
+//!    largest residue `t·βₖ mod p` must stay below `p` (then no carry can occur).
+//!    O(leaves(A) · leaves(B)), no evaluation of A, no allocation for ≤ 8 leaves.
+//! 2. *Witness*: when some boundary can carry, the coordinate maximising every
+//!    residue at it is built in O(leaves) and evaluated; a mismatch refutes every R.
+//! 3. *Values*: a leaf failing divisibility is rebuilt greedily from its values
+//!    (≤ 2·bₖ evaluations; the coalesced form of a layout function is unique, so
+//!    the greedy choice is forced); a carry that the witness could not refute is
+//!    settled by checking `A(B(c)) = Σ gₖ(cₖ)` at every coordinate (size(B)
+//!    evaluations). At most [`COMPOSE_FALLBACK_BUDGET`] evaluations; beyond it
+//!    the answer is [`Error::BudgetExceeded`] (undecided), never a guess.
+
+use num_integer::Integer;
+use smallvec::SmallVec;
+
+use crate::algebra::coalesce::LayoutBuilder;
+use crate::error::{self, Error, Result};
+use crate::int_tuple::{check_depth, IntTuple, Tok};
+use crate::layout::Layout;
+
+/// Leaves as `(extent, stride)` pairs, fastest first.
+pub(crate) type Pairs = SmallVec<[(i64, i64); 8]>;
+
+/// Most evaluations of A the value-based fallback of [`Layout::compose`] spends.
+pub const COMPOSE_FALLBACK_BUDGET: i64 = 1 << 24;
+
+/// Which stage of [`Layout::compose_explained`] decided the answer.
+///
+/// ```
+/// use hlayout::{algebra::ComposePath, Layout};
+/// let a: Layout = "(4,6):(6,1)".parse().unwrap();
+/// let (r, path) = a.compose_explained(&"(2,3):(6,1)".parse().unwrap());
+/// assert_eq!((r.unwrap().to_string(), path), ("(2,3):(6,1)".into(), ComposePath::Structural));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComposePath {
+    /// Divisibility per leaf and the carry bound across leaves; A never evaluated.
+    Structural,
+    /// A carry located structurally, refuted by evaluating one coordinate.
+    Witness,
+    /// Value-based: a leaf rebuilt from its values or the sum checked everywhere.
+    Values,
+}
+
+impl Layout {
+    /// `A ∘ B`: the layout `R` with B's shape as a coarsening and `R(i) = A(B(i))`
+    /// for every `i < size(B)`, whenever one exists (see the [module docs](self)).
+    ///
+    /// Each leaf of B becomes a leaf or a nested tuple of R. Negative and zero
+    /// strides are allowed in both; B must map its domain into ℕ (A's domain).
+    /// Cost: O(leaves(A)·leaves(B)) on the structural path; see
+    /// [`COMPOSE_FALLBACK_BUDGET`] for the rest.
+    ///
+    /// # Errors
+    /// [`Error::NoComposition`] naming the first obstruction (the leaf of B, its
+    /// stride, the boundary of A a carry crosses, a witness index);
+    /// [`Error::BudgetExceeded`]; [`Error::Overflow`] when R's strides leave `i64`.
+    ///
+    /// ```
+    /// use hlayout::Layout;
+    /// let a: Layout = "(4,3,2):(6,48,1)".parse().unwrap();
+    /// let r = a.compose(&"(2,6,2):(12,2,1)".parse().unwrap()).unwrap();
+    /// assert_eq!(r.to_string(), "(2,(2,3),2):(12,(6,48),1)");
+    /// // B's leaves carry across A's boundary at 6 (cutlass issue 2955, mirrored):
+    /// let a: Layout = "(2,6):(7,1)".parse().unwrap();
+    /// assert!(a.compose(&"(2,3):(3,2)".parse().unwrap()).is_err());
+    /// ```
+    pub fn compose(&self, b: &Layout) -> Result<Layout> {
+        self.compose_explained(b).0
+    }
+
+    /// [`Layout::compose`], also saying which stage decided.
+    ///
+    /// ```
+    /// use hlayout::{algebra::ComposePath, Layout};
+    /// let a: Layout = "(10,10):(1,10)".parse().unwrap();
+    /// let (r, path) = a.compose_explained(&"(4,25):(25,1)".parse().unwrap());
+    /// assert!(r.is_err());
+    /// assert_eq!(path, ComposePath::Values);
+    /// ```
+    pub fn compose_explained(&self, b: &Layout) -> (Result<Layout>, ComposePath) {
+        let mut path = ComposePath::Structural;
+        let r = compose_impl(self, b, &mut path);
+        (r, path)
+    }
+
+    /// Composition by mode with a tuple tiler: mode `m` of A is composed with its
+    /// tiler entry; a tiler shorter than the rank applies to the trailing modes
+    /// (the leading ones are kept), as NumPy broadcasting aligns shapes.
+    ///
+    /// # Errors
+    /// [`Error::ProfileTooLong`] when the tiler has more entries than A has modes;
+    /// otherwise those of [`Layout::compose`].
+    ///
+    /// ```
+    /// use hlayout::Layout;
+    /// let a: Layout = "(8,(4,6)):(100,(6,1))".parse().unwrap();
+    /// let t: Layout = "(2,3):(6,1)".parse().unwrap();
+    /// assert_eq!(a.compose_by(&[t]).unwrap().to_string(), "(8,(2,3)):(100,(6,1))");
+    /// ```
+    pub fn compose_by(&self, tiler: &[Layout]) -> Result<Layout> {
+        let rank = self.rank();
+        if tiler.len() > rank {
+            return Err(Error::ProfileTooLong {
+                profile_rank: tiler.len(),
+                layout_rank: rank,
+            });
+        }
+        if self.profile().toks() == [Tok::Leaf] {
+            return match tiler {
+                [t] => self.compose(t),
+                _ => Ok(self.clone()),
+            };
+        }
+        let mut out = LayoutBuilder::default();
+        out.b.open();
+        let skip = rank - tiler.len();
+        for (m, mode) in self.modes().enumerate() {
+            match m.checked_sub(skip) {
+                Some(k) => out.push(&mode.compose(&tiler[k])?),
+                None => out.push(&mode),
+            }
+        }
+        out.b.close();
+        Ok(out.finish())
+    }
+
+    /// Reshape: the view of the same elements under a new row-major shape, i.e.
+    /// `self ∘ row_major(new_shape)`. It is one hierarchical layout whenever any
+    /// exists (the design card's headline), else an error.
+    ///
+    /// # Errors
+    /// [`Error::SizeMismatch`] when the sizes differ; those of [`Layout::compose`].
+    ///
+    /// ```
+    /// use hlayout::Layout;
+    /// let t: Layout = "(10,10):(1,10)".parse().unwrap();
+    /// assert_eq!(t.reshape(&"(100)".parse().unwrap()).unwrap().to_string(), "((10,10)):((1,10))");
+    /// assert_eq!(t.reshape(&"(5,2,5,2)".parse().unwrap()).unwrap().to_string(), "(5,2,5,2):(2,1,20,10)");
+    /// assert!(t.reshape(&"(4,25)".parse().unwrap()).is_err());
+    /// ```
+    pub fn reshape(&self, new_shape: &IntTuple) -> Result<Layout> {
+        let target = Layout::row_major(new_shape.clone())?;
+        if target.size() != self.size() {
+            return Err(Error::SizeMismatch {
+                what: "reshape",
+                left: self.size(),
+                right: target.size(),
+            });
+        }
+        self.compose(&target)
+    }
+}
+
+/// A as a function on all of ℕ: coalesced finite leaves (fastest first, extents
+/// ≥ 2) below an unbounded head.
+struct Radix {
+    leaves: Pairs,
+    head: i64,
+}
+
+impl Radix {
+    /// `None` for a layout without leaves (defined at 0 only). O(leaves).
+    fn new(a: &Layout) -> Option<Radix> {
+        let (s, d) = (a.shape_leaves(), a.stride_leaves());
+        let (&head, _) = d.split_first()?;
+        let mut leaves = Pairs::new();
+        for (&e, &st) in s[1..].iter().zip(&d[1..]).rev() {
+            if e == 1 {
+                continue;
+            }
+            match leaves.last_mut() {
+                Some(last) if last.0.checked_mul(last.1) == Some(st) => last.0 *= e,
+                _ => leaves.push((e, st)),
+            }
+        }
+        let mut head = head;
+        if let Some(&(e, st)) = leaves.last() {
+            if e.checked_mul(st) == Some(head) {
+                leaves.pop();
+                head = st;
+            }
+        }
+        Some(Radix { leaves, head })
+    }
+
+    /// The boundaries `Pⱼ₊₁` (place value where leaf j carries into the next), ascending.
+    fn boundaries(&self) -> impl Iterator<Item = i64> + '_ {
+        self.leaves.iter().scan(1i64, |p, &(e, _)| {
+            *p *= e; // ≤ size(A)
+            Some(*p)
+        })
+    }
+}
+
+/// One nontrivial leaf of B (extent ≥ 2, stride > 0) and its image under A.
+struct Part {
+    leaf: usize,
+    extent: i64,
+    stride: i64,
+    /// Whether the divisibility walk built it (its residues are then exact and cheap).
+    structural: bool,
+    /// `t ↦ A(t·stride)` on `[0, extent)` as a coalesced layout, fastest leaf first.
+    image: Pairs,
+}
+
+fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout> {
+    let (bs, bd) = (b.shape_leaves(), b.stride_leaves());
+    if let Some(k) = (0..bs.len()).find(|&k| bs[k] > 1 && bd[k] < 0) {
+        return Err(refusal(a, b, "B maps an index to a negative offset, outside A's domain", k, None, unit_index(bs, k, 1)));
+    }
+    let Some(radix) = Radix::new(a) else {
+        return compose_into_point(a, b);
+    };
+    let mut budget = COMPOSE_FALLBACK_BUDGET;
+    let mut parts: SmallVec<[Part; 8]> = SmallVec::new();
+    for (k, (&e, &st)) in bs.iter().zip(bd).enumerate() {
+        if e == 1 || st == 0 {
+            continue;
+        }
+        let part = match leaf_structural(&radix, e, st)? {
+            Some(image) => Part { leaf: k, extent: e, stride: st, structural: true, image },
+            None => {
+                *path = ComposePath::Values;
+                match leaf_from_values(a, e, st, &mut budget)? {
+                    Ok(image) => Part { leaf: k, extent: e, stride: st, structural: false, image },
+                    Err(t) => {
+                        return Err(refusal(a, b, "A composed with this leaf alone is not a layout function", k, None, unit_index(bs, k, t)));
+                    }
+                }
+            }
+        };
+        parts.push(part);
+    }
+    let carries = radix.boundaries().filter(|&p| residue_bound_sum(&parts, p) >= p);
+    let mut undecided = false;
+    for p in carries {
+        if let Some(err) = witness(a, b, &parts, p, path)? {
+            return Err(err);
+        }
+        undecided = true;
+    }
+    if undecided {
+        *path = ComposePath::Values;
+        check_everywhere(a, b, &parts, &radix, &mut budget)?;
+    }
+    assemble(b, &parts)
+}
+
+/// A without leaves is defined at 0 only: B must map everything to 0.
+fn compose_into_point(a: &Layout, b: &Layout) -> Result<Layout> {
+    let (bs, bd) = (b.shape_leaves(), b.stride_leaves());
+    if let Some(k) = (0..bs.len()).find(|&k| bs[k] > 1 && bd[k] != 0) {
+        return Err(refusal(a, b, "A has no leaves and is defined at offset 0 only", k, None, unit_index(bs, k, 1)));
+    }
+    assemble(b, &[])
+}
+
+/// `A ∘ (b:β)` by divisibility from A's fastest leaf; `None` when a test fails.
+/// O(leaves(A)).
+fn leaf_structural(r: &Radix, b: i64, beta: i64) -> Result<Option<Pairs>> {
+    let (mut j, mut div) = (0usize, beta);
+    while div > 1 && j < r.leaves.len() {
+        let a = r.leaves[j].0;
+        if div % a == 0 {
+            div /= a;
+            j += 1;
+        } else if a % div == 0 {
+            break;
+        } else {
+            return Ok(None);
+        }
+    }
+    let mut out = Pairs::new();
+    let mut rest = b;
+    while rest > 1 {
+        let Some(&(a, st)) = r.leaves.get(j) else {
+            out.push((rest, error::mul(r.head, div, "stride of a composition")?));
+            break;
+        };
+        // div < a here, so |st·div| ≤ |st|·(a−1) fits A's validated span.
+        let (avail, st) = (a / div, st * div);
+        if avail % rest == 0 {
+            out.push((rest, st));
+            rest = 1;
+        } else if rest % avail == 0 {
+            out.push((avail, st));
+            rest /= avail;
+            j += 1;
+            div = 1;
+        } else {
+            return Ok(None);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Rebuilds `g(t) = A(t·β)`, `t < b`, as a coalesced layout from its values, or
+/// returns the first `t` where no layout fits. Greedy is exact: in a coalesced
+/// layout the fastest extent is the first `m` with `g(m) ≠ m·g(1)`. ≤ 2b evaluations.
+fn leaf_from_values(a: &Layout, b: i64, beta: i64, budget: &mut i64) -> Result<std::result::Result<Pairs, i64>> {
+    spend(budget, 2 * b)?;
+    let g = |t: i64| a.eval(t * beta); // t·β ≤ B's validated span
+    let mut out = Pairs::new();
+    let (mut unit, mut remaining) = (1i64, b);
+    while remaining > 1 {
+        let delta = g(unit)?;
+        let mut m = 2;
+        while m < remaining && Some(g(m * unit)?) == m.checked_mul(delta) {
+            m += 1;
+        }
+        if m == remaining {
+            out.push((remaining, delta));
+            break;
+        }
+        if remaining % m != 0 {
+            return Ok(Err(m * unit));
+        }
+        out.push((m, delta));
+        unit *= m;
+        remaining /= m;
+    }
+    for t in 0..b {
+        if Some(g(t)?) != eval_pairs(&out, t) {
+            return Ok(Err(t));
+        }
+    }
+    Ok(Ok(out))
+}
+
+/// `Σ` digit·stride of `t` over fastest-first leaves; `None` on overflow.
+fn eval_pairs(p: &[(i64, i64)], t: i64) -> Option<i64> {
+    let (mut rest, mut acc) = (t, 0i64);
+    for (k, &(e, d)) in p.iter().enumerate() {
+        let digit = if k + 1 == p.len() { rest } else { rest % e };
+        acc = acc.checked_add(digit.checked_mul(d)?)?;
+        rest /= e;
+    }
+    Some(acc)
+}
+
+/// Upper bound of `Σₖ max_t (t·βₖ mod p)`; below `p` means no carry at `p`.
+fn residue_bound_sum(parts: &[Part], p: i64) -> i64 {
+    parts.iter().fold(0i64, |acc, q| {
+        let bound = if q.structural {
+            // Divisibility makes the leaf's values all multiples of β below b·β,
+            // with β | p or p | β: exact maxima without division.
+            if p <= q.stride {
+                0
+            } else if p >= q.extent * q.stride {
+                (q.extent - 1) * q.stride
+            } else {
+                p - q.stride
+            }
+        } else {
+            let m = q.stride % p;
+            if m == 0 {
+                0
+            } else if (q.extent - 1).checked_mul(m).is_some_and(|v| v < p) {
+                (q.extent - 1) * m
+            } else {
+                p - m.gcd(&p)
+            }
+        };
+        acc.saturating_add(bound)
+    })
+}
+
+/// The `t < b` maximising `t·β mod p`, when it is cheap to find exactly.
+fn argmax_residue(beta: i64, b: i64, p: i64) -> Option<i64> {
+    let m = beta % p;
+    if m == 0 {
+        return Some(0);
+    }
+    if (b - 1).checked_mul(m).is_some_and(|v| v < p) {
+        return Some(b - 1);
+    }
+    let g = m.gcd(&p);
+    let n = p / g;
+    if b < n {
+        return None;
+    }
+    // t·(m/g) ≡ n−1 (mod n): t = (n−1)·(m/g)⁻¹ mod n.
+    let inv = (m / g).extended_gcd(&n).x.rem_euclid(n);
+    Some(((i128::from(n - 1) * i128::from(inv)) % i128::from(n)) as i64)
+}
+
+/// Evaluates the coordinate that maximises every residue at boundary `p`;
+/// `Some(error)` when the values there contradict every R.
+fn witness(a: &Layout, b: &Layout, parts: &[Part], p: i64, path: &mut ComposePath) -> Result<Option<Error>> {
+    let mut ts: SmallVec<[i64; 8]> = SmallVec::new();
+    for q in parts {
+        match argmax_residue(q.stride, q.extent, p) {
+            Some(t) => ts.push(t),
+            None => return Ok(None),
+        }
+    }
+    if *path == ComposePath::Structural {
+        *path = ComposePath::Witness;
+    }
+    Ok(mismatch(a, b, parts, &ts)?.map(|index| carry_error(a, b, parts, &ts, p, index)))
+}
+
+/// `Some(index)` when `A(B(c)) ≠ Σ gₖ(cₖ)` at the coordinate `ts` (one entry per part).
+fn mismatch(a: &Layout, b: &Layout, parts: &[Part], ts: &[i64]) -> Result<Option<i64>> {
+    let (mut x, mut sum, mut index) = (0i64, Some(0i64), 0i64);
+    let suffix = flat_suffix(b.shape_leaves());
+    for (q, &t) in parts.iter().zip(ts) {
+        x += t * q.stride; // within B's validated span
+        sum = sum.and_then(|s| s.checked_add(eval_pairs(&q.image, t)?));
+        index += t * suffix[q.leaf];
+    }
+    Ok((Some(a.eval(x)?) != sum).then_some(index))
+}
+
+/// The leaf whose residue at boundary `p` (added fastest leaf first) makes the
+/// coordinate `ts` carry there.
+fn carry_error(a: &Layout, b: &Layout, parts: &[Part], ts: &[i64], p: i64, index: i64) -> Error {
+    let mut acc = 0i64;
+    let mut culprit = parts.last().map_or(0, |q| q.leaf);
+    for (q, &t) in parts.iter().zip(ts).rev() {
+        acc = acc.saturating_add((t * q.stride) % p);
+        if acc >= p {
+            culprit = q.leaf;
+            break;
+        }
+    }
+    let rule = "the leaves of B carry across a mode boundary of A";
+    refusal(a, b, rule, culprit, Some(p), index)
+}
+
+fn carries_at(parts: &[Part], ts: &[i64], p: i64) -> bool {
+    let sum = parts.iter().zip(ts).fold(0i64, |acc, (q, &t)| acc.saturating_add((t * q.stride) % p));
+    sum >= p
+}
+
+/// Checks `A(B(c)) = Σ gₖ(cₖ)` at every coordinate of B's nontrivial leaves.
+fn check_everywhere(a: &Layout, b: &Layout, parts: &[Part], radix: &Radix, budget: &mut i64) -> Result<()> {
+    let points = parts.iter().try_fold(1i64, |acc, q| acc.checked_mul(q.extent)).unwrap_or(i64::MAX);
+    spend(budget, points)?;
+    let mut ts: SmallVec<[i64; 8]> = SmallVec::from_elem(0, parts.len());
+    loop {
+        if let Some(index) = mismatch(a, b, parts, &ts)? {
+            let p = radix
+                .boundaries()
+                .find(|&p| carries_at(parts, &ts, p))
+                .unwrap_or(1);
+            return Err(carry_error(a, b, parts, &ts, p, index));
+        }
+        // Odometer over the parts, last (fastest) first.
+        let mut k = parts.len();
+        loop {
+            if k == 0 {
+                return Ok(());
+            }
+            k -= 1;
+            ts[k] += 1;
+            if ts[k] < parts[k].extent {
+                break;
+            }
+            ts[k] = 0;
+        }
+    }
+}
+
+/// R: B's profile with each leaf replaced by its image (a leaf or a nested tuple).
+fn assemble(b: &Layout, parts: &[Part]) -> Result<Layout> {
+    let mut out = LayoutBuilder::default();
+    let mut next = parts.iter().peekable();
+    let mut leaf = 0usize;
+    let mut nested = false;
+    for &tok in b.profile().toks() {
+        match tok {
+            Tok::Open => out.b.open(),
+            Tok::Close => out.b.close(),
+            Tok::Leaf => {
+                match next.next_if(|q| q.leaf == leaf) {
+                    Some(q) if q.image.len() > 1 => {
+                        nested = true;
+                        out.b.open();
+                        for &(e, d) in q.image.iter().rev() {
+                            out.b.leaf(e);
+                            out.stride.push(d);
+                        }
+                        out.b.close();
+                    }
+                    Some(q) => {
+                        out.b.leaf(q.image[0].0);
+                        out.stride.push(q.image[0].1);
+                    }
+                    None => {
+                        out.b.leaf(b.shape_leaves()[leaf]);
+                        out.stride.push(0);
+                    }
+                }
+                leaf += 1;
+            }
+        }
+    }
+    if nested {
+        check_depth(b.depth() + 1)?;
+    }
+    let shape = out.b.finish();
+    Layout::from_leaves(shape.profile().clone(), SmallVec::from_slice(shape.leaves()), out.stride)
+}
+
+/// Row-major suffix products of flat leaves (index stride of each leaf).
+fn flat_suffix(shape: &[i64]) -> SmallVec<[i64; 8]> {
+    let mut out: SmallVec<[i64; 8]> = SmallVec::from_elem(1, shape.len());
+    for k in (0..shape.len().saturating_sub(1)).rev() {
+        out[k] = out[k + 1] * shape[k + 1]; // ≤ size(B)
+    }
+    out
+}
+
+/// Index of the coordinate that is `t` on leaf `k` and 0 elsewhere.
+fn unit_index(shape: &[i64], k: usize, t: i64) -> i64 {
+    t * flat_suffix(shape)[k]
+}
+
+fn spend(budget: &mut i64, n: i64) -> Result<()> {
+    if n > *budget {
+        return Err(Error::BudgetExceeded {
+            what: "compose's value-based fallback",
+            needed: n,
+            budget: *budget,
+        });
+    }
+    *budget -= n;
+    Ok(())
+}
+
+fn refusal(a: &Layout, b: &Layout, rule: &'static str, leaf: usize, boundary: Option<i64>, index: i64) -> Error {
+    Error::NoComposition {
+        a: a.to_string(),
+        b: b.to_string(),
+        rule,
+        leaf,
+        stride: b.stride_leaves()[leaf],
+        boundary,
+        index,
+    }
+}
