@@ -44,6 +44,11 @@ pub const COMPOSE_FALLBACK_BUDGET: i64 = 1 << 24;
 
 /// Which stage of [`Layout::compose_explained`] decided the answer.
 ///
+/// `Structural` also covers two-point leaves (`2:A(β)`, one evaluation);
+/// `Witness` covers refutations certified by a handful of values: the carry
+/// witness, or a leaf whose first values already force a fastest extent that
+/// does not divide its extent.
+///
 /// ```
 /// use hlayout::{algebra::ComposePath, Layout};
 /// let a: Layout = "(4,6):(6,1)".parse().unwrap();
@@ -238,15 +243,18 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
         }
         let part = match leaf_structural(&radix, e, st)? {
             Some(image) => Part { leaf: k, extent: e, stride: st, structural: true, image },
-            None => {
-                *path = ComposePath::Values;
-                match leaf_from_values(a, e, st, &mut budget)? {
-                    Ok(image) => Part { leaf: k, extent: e, stride: st, structural: false, image },
-                    Err(t) => {
-                        return Err(refusal(a, b, "A composed with this leaf alone is not a layout function", k, None, unit_index(bs, k, t)));
-                    }
+            // Two points always form a layout: 2:A(β).
+            None if e == 2 => Part { leaf: k, extent: e, stride: st, structural: false, image: smallvec::smallvec![(2, a.eval(st)?)] },
+            None => match leaf_from_values(a, e, st, &mut budget)? {
+                Ok(image) => {
+                    *path = ComposePath::Values;
+                    Part { leaf: k, extent: e, stride: st, structural: false, image }
                 }
-            }
+                Err((t, early)) => {
+                    *path = if early { ComposePath::Witness } else { ComposePath::Values };
+                    return Err(refusal(a, b, "A composed with this leaf alone is not a layout function", k, None, unit_index(bs, k, t)));
+                }
+            },
         };
         parts.push(part);
     }
@@ -314,9 +322,11 @@ fn leaf_structural(r: &Radix, b: i64, beta: i64) -> Result<Option<Pairs>> {
 }
 
 /// Rebuilds `g(t) = A(t·β)`, `t < b`, as a coalesced layout from its values, or
-/// returns the first `t` where no layout fits. Greedy is exact: in a coalesced
-/// layout the fastest extent is the first `m` with `g(m) ≠ m·g(1)`. ≤ 2b evaluations.
-fn leaf_from_values(a: &Layout, b: i64, beta: i64, budget: &mut i64) -> Result<std::result::Result<Pairs, i64>> {
+/// returns the first `t` where no layout fits, and whether that was found before
+/// the final sweep (refuted by the first `m + 1` values alone). Greedy is exact:
+/// in a coalesced layout the fastest extent is the first `m` with
+/// `g(m) ≠ m·g(1)`, so it must divide the extent. ≤ 2b evaluations.
+fn leaf_from_values(a: &Layout, b: i64, beta: i64, budget: &mut i64) -> Result<std::result::Result<Pairs, (i64, bool)>> {
     spend(budget, 2 * b)?;
     let g = |t: i64| a.eval(t * beta); // t·β ≤ B's validated span
     let mut out = Pairs::new();
@@ -332,7 +342,7 @@ fn leaf_from_values(a: &Layout, b: i64, beta: i64, budget: &mut i64) -> Result<s
             break;
         }
         if remaining % m != 0 {
-            return Ok(Err(m * unit));
+            return Ok(Err((m * unit, unit == 1)));
         }
         out.push((m, delta));
         unit *= m;
@@ -340,7 +350,7 @@ fn leaf_from_values(a: &Layout, b: i64, beta: i64, budget: &mut i64) -> Result<s
     }
     for t in 0..b {
         if Some(g(t)?) != eval_pairs(&out, t) {
-            return Ok(Err(t));
+            return Ok(Err((t, false)));
         }
     }
     Ok(Ok(out))
