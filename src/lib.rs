@@ -3,6 +3,7 @@
 pub mod algebra;
 pub mod batch;
 pub mod coord;
+mod cute;
 mod error;
 pub mod flat_view;
 pub mod flatten;

@@ -230,7 +230,14 @@ struct Part {
 fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout> {
     let (bs, bd) = (b.shape_leaves(), b.stride_leaves());
     if let Some(k) = (0..bs.len()).find(|&k| bs[k] > 1 && bd[k] < 0) {
-        return Err(refusal(a, b, "B maps an index to a negative offset, outside A's domain", k, None, unit_index(bs, k, 1)));
+        return Err(refusal(
+            a,
+            b,
+            "B maps an index to a negative offset, outside A's domain",
+            k,
+            None,
+            unit_index(bs, k, 1),
+        ));
     }
     let Some(radix) = Radix::new(a) else {
         return compose_into_point(a, b);
@@ -242,23 +249,54 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
             continue;
         }
         let part = match leaf_structural(&radix, e, st)? {
-            Some(image) => Part { leaf: k, extent: e, stride: st, structural: true, image },
+            Some(image) => Part {
+                leaf: k,
+                extent: e,
+                stride: st,
+                structural: true,
+                image,
+            },
             // Two points always form a layout: 2:A(β).
-            None if e == 2 => Part { leaf: k, extent: e, stride: st, structural: false, image: smallvec::smallvec![(2, a.eval(st)?)] },
+            None if e == 2 => Part {
+                leaf: k,
+                extent: e,
+                stride: st,
+                structural: false,
+                image: smallvec::smallvec![(2, a.eval(st)?)],
+            },
             None => match leaf_from_values(a, e, st, &mut budget)? {
                 Ok(image) => {
                     *path = ComposePath::Values;
-                    Part { leaf: k, extent: e, stride: st, structural: false, image }
+                    Part {
+                        leaf: k,
+                        extent: e,
+                        stride: st,
+                        structural: false,
+                        image,
+                    }
                 }
                 Err((t, early)) => {
-                    *path = if early { ComposePath::Witness } else { ComposePath::Values };
-                    return Err(refusal(a, b, "A composed with this leaf alone is not a layout function", k, None, unit_index(bs, k, t)));
+                    *path = if early {
+                        ComposePath::Witness
+                    } else {
+                        ComposePath::Values
+                    };
+                    return Err(refusal(
+                        a,
+                        b,
+                        "A composed with this leaf alone is not a layout function",
+                        k,
+                        None,
+                        unit_index(bs, k, t),
+                    ));
                 }
             },
         };
         parts.push(part);
     }
-    let carries = radix.boundaries().filter(|&p| residue_bound_sum(&parts, p) >= p);
+    let carries = radix
+        .boundaries()
+        .filter(|&p| residue_bound_sum(&parts, p) >= p);
     let mut undecided = false;
     for p in carries {
         if let Some(err) = witness(a, b, &parts, p, path)? {
@@ -277,7 +315,14 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
 fn compose_into_point(a: &Layout, b: &Layout) -> Result<Layout> {
     let (bs, bd) = (b.shape_leaves(), b.stride_leaves());
     if let Some(k) = (0..bs.len()).find(|&k| bs[k] > 1 && bd[k] != 0) {
-        return Err(refusal(a, b, "A has no leaves and is defined at offset 0 only", k, None, unit_index(bs, k, 1)));
+        return Err(refusal(
+            a,
+            b,
+            "A has no leaves and is defined at offset 0 only",
+            k,
+            None,
+            unit_index(bs, k, 1),
+        ));
     }
     assemble(b, &[])
 }
@@ -326,7 +371,12 @@ fn leaf_structural(r: &Radix, b: i64, beta: i64) -> Result<Option<Pairs>> {
 /// the final sweep (refuted by the first `m + 1` values alone). Greedy is exact:
 /// in a coalesced layout the fastest extent is the first `m` with
 /// `g(m) ≠ m·g(1)`, so it must divide the extent. ≤ 2b evaluations.
-fn leaf_from_values(a: &Layout, b: i64, beta: i64, budget: &mut i64) -> Result<std::result::Result<Pairs, (i64, bool)>> {
+fn leaf_from_values(
+    a: &Layout,
+    b: i64,
+    beta: i64,
+    budget: &mut i64,
+) -> Result<std::result::Result<Pairs, (i64, bool)>> {
     spend(budget, 2 * b)?;
     let g = |t: i64| a.eval(t * beta); // t·β ≤ B's validated span
     let mut out = Pairs::new();
@@ -415,7 +465,13 @@ fn argmax_residue(beta: i64, b: i64, p: i64) -> Option<i64> {
 
 /// Evaluates the coordinate that maximises every residue at boundary `p`;
 /// `Some(error)` when the values there contradict every R.
-fn witness(a: &Layout, b: &Layout, parts: &[Part], p: i64, path: &mut ComposePath) -> Result<Option<Error>> {
+fn witness(
+    a: &Layout,
+    b: &Layout,
+    parts: &[Part],
+    p: i64,
+    path: &mut ComposePath,
+) -> Result<Option<Error>> {
     let mut ts: SmallVec<[i64; 8]> = SmallVec::new();
     for q in parts {
         match argmax_residue(q.stride, q.extent, p) {
@@ -458,13 +514,25 @@ fn carry_error(a: &Layout, b: &Layout, parts: &[Part], ts: &[i64], p: i64, index
 }
 
 fn carries_at(parts: &[Part], ts: &[i64], p: i64) -> bool {
-    let sum = parts.iter().zip(ts).fold(0i64, |acc, (q, &t)| acc.saturating_add((t * q.stride) % p));
+    let sum = parts
+        .iter()
+        .zip(ts)
+        .fold(0i64, |acc, (q, &t)| acc.saturating_add((t * q.stride) % p));
     sum >= p
 }
 
 /// Checks `A(B(c)) = Σ gₖ(cₖ)` at every coordinate of B's nontrivial leaves.
-fn check_everywhere(a: &Layout, b: &Layout, parts: &[Part], radix: &Radix, budget: &mut i64) -> Result<()> {
-    let points = parts.iter().try_fold(1i64, |acc, q| acc.checked_mul(q.extent)).unwrap_or(i64::MAX);
+fn check_everywhere(
+    a: &Layout,
+    b: &Layout,
+    parts: &[Part],
+    radix: &Radix,
+    budget: &mut i64,
+) -> Result<()> {
+    let points = parts
+        .iter()
+        .try_fold(1i64, |acc, q| acc.checked_mul(q.extent))
+        .unwrap_or(i64::MAX);
     spend(budget, points)?;
     let mut ts: SmallVec<[i64; 8]> = SmallVec::from_elem(0, parts.len());
     loop {
@@ -529,7 +597,11 @@ fn assemble(b: &Layout, parts: &[Part]) -> Result<Layout> {
         check_depth(b.depth() + 1)?;
     }
     let shape = out.b.finish();
-    Layout::from_leaves(shape.profile().clone(), SmallVec::from_slice(shape.leaves()), out.stride)
+    Layout::from_leaves(
+        shape.profile().clone(),
+        SmallVec::from_slice(shape.leaves()),
+        out.stride,
+    )
 }
 
 /// Row-major suffix products of flat leaves (index stride of each leaf).
@@ -558,7 +630,14 @@ fn spend(budget: &mut i64, n: i64) -> Result<()> {
     Ok(())
 }
 
-fn refusal(a: &Layout, b: &Layout, rule: &'static str, leaf: usize, boundary: Option<i64>, index: i64) -> Error {
+fn refusal(
+    a: &Layout,
+    b: &Layout,
+    rule: &'static str,
+    leaf: usize,
+    boundary: Option<i64>,
+    index: i64,
+) -> Error {
     Error::NoComposition {
         a: a.to_string(),
         b: b.to_string(),
