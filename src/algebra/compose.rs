@@ -33,8 +33,8 @@ use smallvec::SmallVec;
 
 use crate::algebra::coalesce::LayoutBuilder;
 use crate::error::{self, Error, Result};
-use crate::int_tuple::{check_depth, IntTuple, Tok};
-use crate::layout::Layout;
+use crate::int_tuple::{check_depth, IntTuple, Profile, Tok};
+use crate::layout::{Layout, Leaves};
 
 /// Leaves as `(extent, stride)` pairs, fastest first.
 pub(crate) type Pairs = SmallVec<[(i64, i64); 8]>;
@@ -98,8 +98,8 @@ impl Layout {
     /// use hlayout::{algebra::ComposePath, Layout};
     /// let a: Layout = "(10,10):(1,10)".parse().unwrap();
     /// let (r, path) = a.compose_explained(&"(4,25):(25,1)".parse().unwrap());
-    /// assert!(r.is_err());
-    /// assert_eq!(path, ComposePath::Values);
+    /// assert!(r.is_err()); // A(t) for t < 25 first deviates from 10·t at t = 10, and 10 ∤ 25
+    /// assert_eq!(path, ComposePath::Witness);
     /// ```
     pub fn compose_explained(&self, b: &Layout) -> (Result<Layout>, ComposePath) {
         let mut path = ComposePath::Structural;
@@ -176,10 +176,11 @@ impl Layout {
 }
 
 /// A as a function on all of ℕ: coalesced finite leaves (fastest first, extents
-/// ≥ 2) below an unbounded head.
+/// ≥ 2) below an unbounded head, and their place values `P₀ = 1, Pⱼ₊₁ = Pⱼ·aⱼ`.
 struct Radix {
     leaves: Pairs,
     head: i64,
+    place: SmallVec<[i64; 9]>,
 }
 
 impl Radix {
@@ -204,111 +205,102 @@ impl Radix {
                 head = st;
             }
         }
-        Some(Radix { leaves, head })
+        let mut place: SmallVec<[i64; 9]> = SmallVec::with_capacity(leaves.len() + 1);
+        place.push(1);
+        for &(e, _) in &leaves {
+            place.push(place[place.len() - 1] * e); // ≤ size(A)
+        }
+        Some(Radix {
+            leaves,
+            head,
+            place,
+        })
     }
 
     /// The boundaries `Pⱼ₊₁` (place value where leaf j carries into the next), ascending.
     fn boundaries(&self) -> impl Iterator<Item = i64> + '_ {
-        self.leaves.iter().scan(1i64, |p, &(e, _)| {
-            *p *= e; // ≤ size(A)
-            Some(*p)
-        })
+        self.place[1..].iter().copied()
     }
 }
 
-/// One nontrivial leaf of B (extent ≥ 2, stride > 0) and its image under A.
+/// One nontrivial leaf of B (extent ≥ 2, stride > 0) and where its image lies.
 struct Part {
     leaf: usize,
     extent: i64,
     stride: i64,
     /// Whether the divisibility walk built it (its residues are then exact and cheap).
     structural: bool,
-    /// `t ↦ A(t·stride)` on `[0, extent)` as a coalesced layout, fastest leaf first.
-    image: Pairs,
+    /// `t ↦ A(t·stride)` on `[0, extent)` as a coalesced layout: `images[image]`, fastest first.
+    image: std::ops::Range<usize>,
 }
+
+/// The images of all parts, one buffer.
+type Images = SmallVec<[(i64, i64); 16]>;
 
 fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout> {
     let (bs, bd) = (b.shape_leaves(), b.stride_leaves());
     if let Some(k) = (0..bs.len()).find(|&k| bs[k] > 1 && bd[k] < 0) {
-        return Err(refusal(
-            a,
-            b,
-            "B maps an index to a negative offset, outside A's domain",
-            k,
-            None,
-            unit_index(bs, k, 1),
-        ));
+        let rule = "B maps an index to a negative offset, outside A's domain";
+        return Err(refusal(a, b, rule, k, None, unit_index(bs, k, 1)));
     }
     let Some(radix) = Radix::new(a) else {
         return compose_into_point(a, b);
     };
     let mut budget = COMPOSE_FALLBACK_BUDGET;
     let mut parts: SmallVec<[Part; 8]> = SmallVec::new();
+    let mut images = Images::new();
     for (k, (&e, &st)) in bs.iter().zip(bd).enumerate() {
         if e == 1 || st == 0 {
             continue;
         }
-        let part = match leaf_structural(&radix, e, st)? {
-            Some(image) => Part {
-                leaf: k,
-                extent: e,
-                stride: st,
-                structural: true,
-                image,
-            },
-            // Two points always form a layout: 2:A(β).
-            None if e == 2 => Part {
-                leaf: k,
-                extent: e,
-                stride: st,
-                structural: false,
-                image: smallvec::smallvec![(2, a.eval(st)?)],
-            },
-            None => match leaf_from_values(a, e, st, &mut budget)? {
-                Ok(image) => {
-                    *path = ComposePath::Values;
-                    Part {
-                        leaf: k,
-                        extent: e,
-                        stride: st,
-                        structural: false,
-                        image,
+        let start = images.len();
+        let structural = leaf_structural(&radix, e, st, &mut images)?;
+        if !structural {
+            images.truncate(start);
+            if e == 2 {
+                // Two points always form a layout: 2:A(β).
+                images.push((2, a.eval(st)?));
+            } else {
+                match leaf_from_values(a, e, st, &mut budget)? {
+                    Ok(image) => {
+                        *path = ComposePath::Values;
+                        images.extend_from_slice(&image);
+                    }
+                    Err((t, early)) => {
+                        *path = if early {
+                            ComposePath::Witness
+                        } else {
+                            ComposePath::Values
+                        };
+                        let rule = "A composed with this leaf alone is not a layout function";
+                        return Err(refusal(a, b, rule, k, None, unit_index(bs, k, t)));
                     }
                 }
-                Err((t, early)) => {
-                    *path = if early {
-                        ComposePath::Witness
-                    } else {
-                        ComposePath::Values
-                    };
-                    return Err(refusal(
-                        a,
-                        b,
-                        "A composed with this leaf alone is not a layout function",
-                        k,
-                        None,
-                        unit_index(bs, k, t),
-                    ));
-                }
-            },
-        };
-        parts.push(part);
+            }
+        }
+        parts.push(Part {
+            leaf: k,
+            extent: e,
+            stride: st,
+            structural,
+            image: start..images.len(),
+        });
     }
-    let carries = radix
-        .boundaries()
-        .filter(|&p| residue_bound_sum(&parts, p) >= p);
     let mut undecided = false;
-    for p in carries {
-        if let Some(err) = witness(a, b, &parts, p, path)? {
+    for p in radix
+        .boundaries()
+        .filter(|&p| residue_bound_sum(&parts, p) >= p)
+    {
+        if let Some(err) = witness(a, b, &parts, &images, p, path)? {
             return Err(err);
         }
         undecided = true;
     }
     if undecided {
         *path = ComposePath::Values;
-        check_everywhere(a, b, &parts, &radix, &mut budget)?;
+        check_everywhere(a, b, &parts, &images, &radix, &mut budget)?;
     }
-    assemble(b, &parts)
+    assemble(b, &parts, &images)
 }
 
 /// A without leaves is defined at 0 only: B must map everything to 0.
@@ -324,46 +316,55 @@ fn compose_into_point(a: &Layout, b: &Layout) -> Result<Layout> {
             unit_index(bs, k, 1),
         ));
     }
-    assemble(b, &[])
+    assemble(b, &[], &Images::new())
 }
 
-/// `A ∘ (b:β)` by divisibility from A's fastest leaf; `None` when a test fails.
-/// O(leaves(A)).
-fn leaf_structural(r: &Radix, b: i64, beta: i64) -> Result<Option<Pairs>> {
-    let (mut j, mut div) = (0usize, beta);
-    while div > 1 && j < r.leaves.len() {
-        let a = r.leaves[j].0;
-        if div % a == 0 {
-            div /= a;
-            j += 1;
-        } else if a % div == 0 {
-            break;
-        } else {
-            return Ok(None);
-        }
+/// `A ∘ (b:β)` by divisibility, appended to `img` fastest leaf first; `false`
+/// when a test fails. With `Pⱼ ≤ β < Pⱼ₊₁` and `end = b·β` in leaf `j'`
+/// (`Pⱼ' < end ≤ Pⱼ'₊₁`), the tests are `Pⱼ | β | Pⱼ₊₁` and `Pⱼ' | end | Pⱼ'₊₁`
+/// (the head has no upper bound): CuTe's shape-division walk, mirrored, in
+/// O(leaves(A)) comparisons and at most four divisions.
+fn leaf_structural(r: &Radix, b: i64, beta: i64, img: &mut Images) -> Result<bool> {
+    let (l, place) = (r.leaves.len(), &r.place);
+    let j = place[1..].iter().take_while(|&&p| p <= beta).count();
+    let rr = if j == 0 { beta } else { beta / place[j] };
+    if rr * place[j] != beta {
+        return Ok(false);
     }
-    let mut out = Pairs::new();
-    let mut rest = b;
-    while rest > 1 {
-        let Some(&(a, st)) = r.leaves.get(j) else {
-            out.push((rest, error::mul(r.head, div, "stride of a composition")?));
-            break;
-        };
-        // div < a here, so |st·div| ≤ |st|·(a−1) fits A's validated span.
-        let (avail, st) = (a / div, st * div);
-        if avail % rest == 0 {
-            out.push((rest, st));
-            rest = 1;
-        } else if rest % avail == 0 {
-            out.push((avail, st));
-            rest /= avail;
-            j += 1;
-            div = 1;
-        } else {
-            return Ok(None);
-        }
+    if j == l {
+        img.push((b, error::mul(r.head, rr, "stride of a composition")?));
+        return Ok(true);
     }
-    Ok(Some(out))
+    // rr < aⱼ here, so |αⱼ·rr| fits A's validated span.
+    let (top, st) = (place[j + 1], r.leaves[j].1 * rr);
+    let Some(end) = beta.checked_mul(b) else {
+        return Ok(false);
+    };
+    if end <= top {
+        img.push((b, st)); // end | top implies β | top
+        return Ok(top % end == 0);
+    }
+    let avail = top / beta;
+    if avail * beta != top {
+        return Ok(false);
+    }
+    img.push((avail, st));
+    for m in j + 1..=l {
+        if m == l {
+            let q = end / place[l];
+            img.push((q, r.head));
+            return Ok(q * place[l] == end);
+        }
+        let (a_m, st_m) = r.leaves[m];
+        if place[m + 1] < end {
+            img.push((a_m, st_m));
+            continue;
+        }
+        let q = end / place[m];
+        img.push((q, st_m));
+        return Ok(q * place[m] == end && a_m % q == 0);
+    }
+    Ok(false)
 }
 
 /// Rebuilds `g(t) = A(t·β)`, `t < b`, as a coalesced layout from its values, or
@@ -469,6 +470,7 @@ fn witness(
     a: &Layout,
     b: &Layout,
     parts: &[Part],
+    images: &Images,
     p: i64,
     path: &mut ComposePath,
 ) -> Result<Option<Error>> {
@@ -482,16 +484,22 @@ fn witness(
     if *path == ComposePath::Structural {
         *path = ComposePath::Witness;
     }
-    Ok(mismatch(a, b, parts, &ts)?.map(|index| carry_error(a, b, parts, &ts, p, index)))
+    Ok(mismatch(a, b, parts, images, &ts)?.map(|index| carry_error(a, b, parts, &ts, p, index)))
 }
 
 /// `Some(index)` when `A(B(c)) ≠ Σ gₖ(cₖ)` at the coordinate `ts` (one entry per part).
-fn mismatch(a: &Layout, b: &Layout, parts: &[Part], ts: &[i64]) -> Result<Option<i64>> {
+fn mismatch(
+    a: &Layout,
+    b: &Layout,
+    parts: &[Part],
+    images: &Images,
+    ts: &[i64],
+) -> Result<Option<i64>> {
     let (mut x, mut sum, mut index) = (0i64, Some(0i64), 0i64);
     let suffix = flat_suffix(b.shape_leaves());
     for (q, &t) in parts.iter().zip(ts) {
         x += t * q.stride; // within B's validated span
-        sum = sum.and_then(|s| s.checked_add(eval_pairs(&q.image, t)?));
+        sum = sum.and_then(|s| s.checked_add(eval_pairs(&images[q.image.clone()], t)?));
         index += t * suffix[q.leaf];
     }
     Ok((Some(a.eval(x)?) != sum).then_some(index))
@@ -526,6 +534,7 @@ fn check_everywhere(
     a: &Layout,
     b: &Layout,
     parts: &[Part],
+    images: &Images,
     radix: &Radix,
     budget: &mut i64,
 ) -> Result<()> {
@@ -536,7 +545,7 @@ fn check_everywhere(
     spend(budget, points)?;
     let mut ts: SmallVec<[i64; 8]> = SmallVec::from_elem(0, parts.len());
     loop {
-        if let Some(index) = mismatch(a, b, parts, &ts)? {
+        if let Some(index) = mismatch(a, b, parts, images, &ts)? {
             let p = radix
                 .boundaries()
                 .find(|&p| carries_at(parts, &ts, p))
@@ -560,48 +569,47 @@ fn check_everywhere(
 }
 
 /// R: B's profile with each leaf replaced by its image (a leaf or a nested tuple).
-fn assemble(b: &Layout, parts: &[Part]) -> Result<Layout> {
-    let mut out = LayoutBuilder::default();
+/// O(leaves(R)); validates R's span with checked arithmetic.
+fn assemble(b: &Layout, parts: &[Part], images: &Images) -> Result<Layout> {
+    let (bs, toks) = (b.shape_leaves(), b.profile().toks());
+    let mut out_toks: SmallVec<[Tok; 24]> = SmallVec::with_capacity(toks.len() + 2 * parts.len());
+    let (mut shape, mut stride) = (Leaves::new(), Leaves::new());
     let mut next = parts.iter().peekable();
-    let mut leaf = 0usize;
-    let mut nested = false;
-    for &tok in b.profile().toks() {
-        match tok {
-            Tok::Open => out.b.open(),
-            Tok::Close => out.b.close(),
-            Tok::Leaf => {
-                match next.next_if(|q| q.leaf == leaf) {
-                    Some(q) if q.image.len() > 1 => {
-                        nested = true;
-                        out.b.open();
-                        for &(e, d) in q.image.iter().rev() {
-                            out.b.leaf(e);
-                            out.stride.push(d);
-                        }
-                        out.b.close();
-                    }
-                    Some(q) => {
-                        out.b.leaf(q.image[0].0);
-                        out.stride.push(q.image[0].1);
-                    }
-                    None => {
-                        out.b.leaf(b.shape_leaves()[leaf]);
-                        out.stride.push(0);
-                    }
+    let (mut leaf, mut nested) = (0usize, false);
+    for &tok in toks {
+        if tok != Tok::Leaf {
+            out_toks.push(tok);
+            continue;
+        }
+        match next.next_if(|q| q.leaf == leaf) {
+            Some(q) => {
+                let img = &images[q.image.clone()];
+                let many = img.len() > 1;
+                nested |= many;
+                if many {
+                    out_toks.push(Tok::Open);
                 }
-                leaf += 1;
+                for &(e, d) in img.iter().rev() {
+                    out_toks.push(Tok::Leaf);
+                    shape.push(e);
+                    stride.push(d);
+                }
+                if many {
+                    out_toks.push(Tok::Close);
+                }
+            }
+            None => {
+                out_toks.push(Tok::Leaf);
+                shape.push(bs[leaf]);
+                stride.push(0);
             }
         }
+        leaf += 1;
     }
     if nested {
         check_depth(b.depth() + 1)?;
     }
-    let shape = out.b.finish();
-    Layout::from_leaves(
-        shape.profile().clone(),
-        SmallVec::from_slice(shape.leaves()),
-        out.stride,
-    )
+    Layout::from_leaves(Profile::from_vec(out_toks), shape, stride)
 }
 
 /// Row-major suffix products of flat leaves (index stride of each leaf).

@@ -44,7 +44,7 @@ impl Layout {
     /// use hlayout::Layout;
     /// let a: Layout = "(2,3):(3,1)".parse().unwrap();
     /// let p = a.logical_product_by(&["2:1".parse().unwrap()]).unwrap();
-    /// assert_eq!(p.to_string(), "(2,(2,3)):(3,(6,1))");
+    /// assert_eq!(p.to_string(), "(2,(2,3)):(3,(3,1))"); // per mode, in the mode's own offsets
     /// ```
     pub fn logical_product_by(&self, tiler: &[Layout]) -> Result<Layout> {
         by_mode(self, tiler, Layout::logical_product)
@@ -59,7 +59,7 @@ impl Layout {
     /// use hlayout::{algebra::Tiler, Layout};
     /// let a: Layout = "(2,3):(3,1)".parse().unwrap();
     /// let t = Tiler::Modes(vec!["2:1".parse().unwrap(), "2:1".parse().unwrap()]);
-    /// assert_eq!(a.zipped_product(&t).unwrap().to_string(), "((2,2),(2,3)):((6,3),(3,1))");
+    /// assert_eq!(a.zipped_product(&t).unwrap().to_string(), "((2,2),(2,3)):((1,3),(3,1))");
     /// ```
     pub fn zipped_product(&self, tiler: &Tiler) -> Result<Layout> {
         unzip(self, tiler, Layout::logical_product, Gather::Zipped)
@@ -74,7 +74,7 @@ impl Layout {
     /// use hlayout::{algebra::Tiler, Layout};
     /// let a: Layout = "(2,3):(3,1)".parse().unwrap();
     /// let t = Tiler::Modes(vec!["2:1".parse().unwrap(), "2:1".parse().unwrap()]);
-    /// assert_eq!(a.tiled_product(&t).unwrap().to_string(), "(2,2,(2,3)):(6,3,(3,1))");
+    /// assert_eq!(a.tiled_product(&t).unwrap().to_string(), "(2,2,(2,3)):(1,3,(3,1))");
     /// ```
     pub fn tiled_product(&self, tiler: &Tiler) -> Result<Layout> {
         unzip(self, tiler, Layout::logical_product, Gather::Tiled)
