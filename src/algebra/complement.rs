@@ -75,8 +75,12 @@ pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Resul
     shape.reverse();
     stride.reverse();
     let (shape, stride) = coalesce_leaves(&shape, &stride);
-    let checked = Layout::from_leaves(Profile::flat(shape.len()), shape, stride)?;
-    Ok(checked.coalesce())
+    let profile = if shape.len() == 1 {
+        Profile::leaf()
+    } else {
+        Profile::flat(shape.len())
+    };
+    Layout::from_leaves(profile, shape, stride)
 }
 
 /// A flat layout from row-major leaves (an integer layout for one leaf).

@@ -320,10 +320,12 @@ fn compose_into_point(a: &Layout, b: &Layout) -> Result<Layout> {
 }
 
 /// `A ∘ (b:β)` by divisibility, appended to `img` fastest leaf first; `false`
-/// when a test fails. With `Pⱼ ≤ β < Pⱼ₊₁` and `end = b·β` in leaf `j'`
-/// (`Pⱼ' < end ≤ Pⱼ'₊₁`), the tests are `Pⱼ | β | Pⱼ₊₁` and `Pⱼ' | end | Pⱼ'₊₁`
-/// (the head has no upper bound): CuTe's shape-division walk, mirrored, in
-/// O(leaves(A)) comparisons and at most four divisions.
+/// when a test fails. With `Pⱼ ≤ β < Pⱼ₊₁`, `Pⱼ | β` is required; then either
+/// every value stays below the next boundary (`(b−1)·β < Pⱼ₊₁`: one leaf, no
+/// carry), or `β | Pⱼ₊₁` and `end = b·β`, lying in leaf `j'`
+/// (`Pⱼ' < end ≤ Pⱼ'₊₁`), satisfies `Pⱼ' | end | Pⱼ'₊₁` (the head has no upper
+/// bound): CuTe's shape-division walk, mirrored, relaxed where no carry can
+/// occur. O(leaves(A)) comparisons and at most four divisions.
 fn leaf_structural(r: &Radix, b: i64, beta: i64, img: &mut Images) -> Result<bool> {
     let (l, place) = (r.leaves.len(), &r.place);
     let j = place[1..].iter().take_while(|&&p| p <= beta).count();
@@ -337,14 +339,15 @@ fn leaf_structural(r: &Radix, b: i64, beta: i64, img: &mut Images) -> Result<boo
     }
     // rr < aⱼ here, so |αⱼ·rr| fits A's validated span.
     let (top, st) = (place[j + 1], r.leaves[j].1 * rr);
+    let last = (b - 1) * beta; // B's validated span
+    if last < top {
+        img.push((b, st));
+        return Ok(true);
+    }
+    let avail = top / beta;
     let Some(end) = beta.checked_mul(b) else {
         return Ok(false);
     };
-    if end <= top {
-        img.push((b, st)); // end | top implies β | top
-        return Ok(top % end == 0);
-    }
-    let avail = top / beta;
     if avail * beta != top {
         return Ok(false);
     }
@@ -422,11 +425,12 @@ fn eval_pairs(p: &[(i64, i64)], t: i64) -> Option<i64> {
 fn residue_bound_sum(parts: &[Part], p: i64) -> i64 {
     parts.iter().fold(0i64, |acc, q| {
         let bound = if q.structural {
-            // Divisibility makes the leaf's values all multiples of β below b·β,
-            // with β | p or p | β: exact maxima without division.
+            // The leaf's values are multiples of β; no boundary lies in (Pⱼ, β],
+            // and past (b−1)·β they cover every multiple of β below p, which
+            // β divides: exact maxima without division.
             if p <= q.stride {
                 0
-            } else if p >= q.extent * q.stride {
+            } else if p > (q.extent - 1) * q.stride {
                 (q.extent - 1) * q.stride
             } else {
                 p - q.stride
