@@ -466,3 +466,26 @@ fn mirroring_identity_on_divide() {
     lv.sort_unstable();
     assert_eq!(zv, lv);
 }
+
+#[test]
+fn huge_leaf_refuted_early_not_by_budget() {
+    // Invariant: refutations found from the first values do not wait on the budget / Witness: (10,7):(100,1) o 10000000:3.
+    let a: Layout = "(10,7):(100,1)".parse().expect("valid");
+    let err = a
+        .compose(&"10000000:3".parse().expect("valid"))
+        .expect_err("no layout");
+    assert!(
+        matches!(err, Error::NoComposition { index: 3, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn unrepresentable_result_is_overflow_not_panic() {
+    // Invariant: checked arithmetic on public paths / Witness: A's head stride 2^62 reached at index 2 (R's span 2^63).
+    let a: Layout = "2:4611686018427387904".parse().expect("valid");
+    let err = a
+        .compose(&"3:1".parse().expect("valid"))
+        .expect_err("R's span leaves i64");
+    assert!(matches!(err, Error::Overflow { .. }), "{err}");
+}

@@ -374,15 +374,19 @@ fn leaf_structural(r: &Radix, b: i64, beta: i64, img: &mut Images) -> Result<boo
 /// returns the first `t` where no layout fits, and whether that was found before
 /// the final sweep (refuted by the first `m + 1` values alone). Greedy is exact:
 /// in a coalesced layout the fastest extent is the first `m` with
-/// `g(m) ≠ m·g(1)`, so it must divide the extent. ≤ 2b evaluations.
+/// `g(m) ≠ m·g(1)`, so it must divide the extent. ≤ 2b evaluations, each
+/// charged to `budget`.
 fn leaf_from_values(
     a: &Layout,
     b: i64,
     beta: i64,
     budget: &mut i64,
 ) -> Result<std::result::Result<Pairs, (i64, bool)>> {
-    spend(budget, 2 * b)?;
-    let g = |t: i64| a.eval(t * beta); // t·β ≤ B's validated span
+    // Charged per evaluation, so an early refutation never waits on the budget.
+    let mut g = |t: i64| {
+        spend(budget, 1)?;
+        a.eval(t * beta) // t·β ≤ B's validated span
+    };
     let mut out = Pairs::new();
     let (mut unit, mut remaining) = (1i64, b);
     while remaining > 1 {
@@ -630,6 +634,7 @@ fn unit_index(shape: &[i64], k: usize, t: i64) -> i64 {
     t * flat_suffix(shape)[k]
 }
 
+/// Charges `n` evaluations to the fallback budget.
 fn spend(budget: &mut i64, n: i64) -> Result<()> {
     if n > *budget {
         return Err(Error::BudgetExceeded {
@@ -658,5 +663,35 @@ fn refusal(
         stride: b.stride_leaves()[leaf],
         boundary,
         index,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_refuses_past_its_limit() {
+        // Invariant: the value stages never exceed COMPOSE_FALLBACK_BUDGET / Witness: a charge of budget + 1.
+        let mut budget = 5;
+        assert!(spend(&mut budget, 5).is_ok());
+        assert!(matches!(
+            spend(&mut budget, 1),
+            Err(Error::BudgetExceeded { .. })
+        ));
+    }
+
+    #[test]
+    fn greedy_rebuild_is_forced() {
+        // Invariant: a layout function's coalesced form is found from its values / Witness: A(t·1) on (3,4):(1,3).
+        let a: Layout = "(3,4):(1,3)".parse().expect("valid");
+        let mut budget = 100;
+        let image = leaf_from_values(&a, 12, 1, &mut budget).expect("evaluates");
+        assert_eq!(image, Ok(smallvec::smallvec![(4, 3), (3, 1)]));
+        let bad: Layout = "(10,10):(1,10)".parse().expect("valid");
+        assert_eq!(
+            leaf_from_values(&bad, 25, 1, &mut budget).expect("evaluates"),
+            Err((10, true))
+        );
     }
 }
