@@ -73,3 +73,17 @@ fn w5_right_inverse(bencher: Bencher) {
         }
     });
 }
+
+/// Reference: cloning B (three small vectors), a floor for building any result layout.
+#[divan::bench]
+fn baseline_clone_b(bencher: Bencher) {
+    let pairs: Vec<(Layout, Layout)> = workload("W2")
+        .iter()
+        .map(|c| (row(&c["A"]), row(&c["B"])))
+        .collect();
+    bencher.counter(ItemsCount::new(pairs.len())).bench(|| {
+        for (_, b) in &pairs {
+            black_box(black_box(b).clone());
+        }
+    });
+}

@@ -8,6 +8,8 @@
 //! the answer is `1:0` (the postcondition still holds; maximality is CuTe's
 //! notion, taken over composable prefixes). Cost: one right inverse, two compositions.
 
+use smallvec::smallvec;
+
 use crate::layout::Layout;
 
 impl Layout {
@@ -23,7 +25,7 @@ impl Layout {
     /// assert_eq!(a.max_common_layout(&c).size(), 16);
     /// ```
     pub fn max_common_layout(&self, b: &Layout) -> Layout {
-        let unit = || Layout::flat(&[1], &[0]).expect("1:0 is valid");
+        let unit = || crate::algebra::complement::flat_layout(smallvec![1], smallvec![0]);
         let inv = b.right_inverse();
         let Ok(common) = self.compose(&inv) else {
             return unit();
