@@ -102,6 +102,9 @@ impl Layout {
     /// assert_eq!(path, ComposePath::Witness);
     /// ```
     pub fn compose_explained(&self, b: &Layout) -> (Result<Layout>, ComposePath) {
+        if let Some(r) = compose_fast(self, b) {
+            return (r, ComposePath::Structural);
+        }
         let mut path = ComposePath::Structural;
         let r = compose_impl(self, b, &mut path);
         (r, path)
@@ -221,6 +224,22 @@ impl Radix {
     fn boundaries(&self) -> impl Iterator<Item = i64> + '_ {
         self.place[1..].iter().copied()
     }
+
+    fn view(&self) -> RadixView<'_> {
+        RadixView {
+            leaves: &self.leaves,
+            place: &self.place,
+            head: self.head,
+        }
+    }
+}
+
+/// A borrowed [`Radix`] (also built on the stack by [`compose_fast`]).
+#[derive(Clone, Copy)]
+struct RadixView<'a> {
+    leaves: &'a [(i64, i64)],
+    place: &'a [i64],
+    head: i64,
 }
 
 /// One nontrivial leaf of B (extent ≥ 2, stride > 0) and where its image lies.
@@ -254,9 +273,11 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
             continue;
         }
         let start = images.len();
-        let structural = leaf_structural(&radix, e, st, &mut images)?;
+        images.resize(start + radix.leaves.len() + 1, (0, 0));
+        let walked = leaf_structural(radix.view(), e, st, &mut images[start..])?;
+        images.truncate(start + walked.unwrap_or(0));
+        let structural = walked.is_some();
         if !structural {
-            images.truncate(start);
             if e == 2 {
                 // Two points always form a layout: 2:A(β).
                 images.push((2, a.eval(st)?));
@@ -303,6 +324,144 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
     assemble(b, &parts, &images)
 }
 
+/// Most leaves of A, and of B, that the stack-only path takes.
+const FAST_LEAVES: usize = 8;
+
+/// The structural stage on stack arrays, for A and B of at most
+/// [`FAST_LEAVES`] leaves: `Some` when divisibility and the carry bound prove
+/// R (or R's strides overflow), `None` to hand over to the general procedure,
+/// which applies the same tests first. No heap allocation for ≤ 8 leaves of R.
+fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
+    let (sa, da) = (a.shape_leaves(), a.stride_leaves());
+    let (sb, db) = (b.shape_leaves(), b.stride_leaves());
+    if sa.is_empty() || sa.len() > FAST_LEAVES || sb.len() > FAST_LEAVES {
+        return None;
+    }
+    // A on ℕ, as in `Radix::new`.
+    let mut leaves = [(0i64, 0i64); FAST_LEAVES];
+    let mut n = 0usize;
+    for k in (1..sa.len()).rev() {
+        let (e, d) = (sa[k], da[k]);
+        if e == 1 {
+            continue;
+        }
+        if n > 0 && leaves[n - 1].0.checked_mul(leaves[n - 1].1) == Some(d) {
+            leaves[n - 1].0 *= e;
+        } else {
+            leaves[n] = (e, d);
+            n += 1;
+        }
+    }
+    let mut head = da[0];
+    if n > 0 && leaves[n - 1].0.checked_mul(leaves[n - 1].1) == Some(head) {
+        n -= 1;
+        head = leaves[n].1;
+    }
+    let mut place = [1i64; FAST_LEAVES + 1];
+    for j in 0..n {
+        place[j + 1] = place[j] * leaves[j].0; // ≤ size(A)
+    }
+    let r = RadixView {
+        leaves: &leaves[..n],
+        place: &place[..=n],
+        head,
+    };
+    // Each leaf of B: its image, fastest first, in one buffer.
+    let mut img = [(0i64, 0i64); 2 * FAST_LEAVES];
+    let mut span = [(0usize, 0usize); FAST_LEAVES];
+    let mut used = 0usize;
+    for k in 0..sb.len() {
+        let (e, st) = (sb[k], db[k]);
+        if e == 1 || st == 0 {
+            span[k] = (used, used);
+            continue;
+        }
+        if st < 0 || used + n + 1 > img.len() {
+            return None;
+        }
+        let count = match leaf_structural(r, e, st, &mut img[used..]) {
+            Ok(Some(c)) => c,
+            Ok(None) => return None,
+            Err(err) => return Some(Err(err)),
+        };
+        span[k] = (used, used + count);
+        used += count;
+    }
+    for &p in &place[1..=n] {
+        let bound = (0..sb.len())
+            .filter(|&k| span[k].1 > span[k].0)
+            .fold(0i64, |acc, k| {
+                acc.saturating_add(residue_bound(sb[k], db[k], true, p))
+            });
+        if bound >= p {
+            return None;
+        }
+    }
+    assemble_fast(b, &img, &span)
+}
+
+/// R from the images on the stack; `None` when it outgrows the stack buffers.
+fn assemble_fast(
+    b: &Layout,
+    img: &[(i64, i64)],
+    span: &[(usize, usize)],
+) -> Option<Result<Layout>> {
+    let (sb, toks) = (b.shape_leaves(), b.profile().toks());
+    let mut out_toks = [Tok::Leaf; 48];
+    let (mut shape, mut stride) = ([0i64; 2 * FAST_LEAVES], [0i64; 2 * FAST_LEAVES]);
+    let (mut nt, mut nl, mut leaf, mut nested) = (0usize, 0usize, 0usize, false);
+    let mut reach = 0i64;
+    for &tok in toks {
+        if nt + 2 + 2 * FAST_LEAVES > out_toks.len() {
+            return None;
+        }
+        if tok != Tok::Leaf {
+            out_toks[nt] = tok;
+            nt += 1;
+            continue;
+        }
+        let (lo, hi) = span[leaf];
+        let many = hi - lo > 1;
+        if many {
+            nested = true;
+            out_toks[nt] = Tok::Open;
+            nt += 1;
+        }
+        let pieces: &[(i64, i64)] = if hi > lo { &img[lo..hi] } else { &[] };
+        if pieces.is_empty() {
+            (out_toks[nt], shape[nl], stride[nl]) = (Tok::Leaf, sb[leaf], 0);
+            (nt, nl) = (nt + 1, nl + 1);
+        }
+        for &(e, d) in pieces.iter().rev() {
+            (out_toks[nt], shape[nl], stride[nl]) = (Tok::Leaf, e, d);
+            (nt, nl) = (nt + 1, nl + 1);
+            let piece = d.checked_abs().and_then(|v| v.checked_mul(e - 1));
+            match piece.and_then(|v| reach.checked_add(v)) {
+                Some(v) => reach = v,
+                None => {
+                    return Some(Err(Error::Overflow {
+                        what: "span of a composition",
+                    }))
+                }
+            }
+        }
+        if many {
+            out_toks[nt] = Tok::Close;
+            nt += 1;
+        }
+        leaf += 1;
+    }
+    if nested && b.depth() >= crate::MAX_DEPTH {
+        return None;
+    }
+    let profile = Profile::from_toks(&out_toks[..nt]);
+    Some(Ok(Layout::from_trusted(
+        profile,
+        Leaves::from_slice(&shape[..nl]),
+        Leaves::from_slice(&stride[..nl]),
+    )))
+}
+
 /// A without leaves is defined at 0 only: B must map everything to 0.
 fn compose_into_point(a: &Layout, b: &Layout) -> Result<Layout> {
     let (bs, bd) = (b.shape_leaves(), b.stride_leaves());
@@ -319,55 +478,75 @@ fn compose_into_point(a: &Layout, b: &Layout) -> Result<Layout> {
     assemble(b, &[], &Images::new())
 }
 
-/// `A ∘ (b:β)` by divisibility, appended to `img` fastest leaf first; `false`
-/// when a test fails. With `Pⱼ ≤ β < Pⱼ₊₁`, `Pⱼ | β` is required; then either
-/// every value stays below the next boundary (`(b−1)·β < Pⱼ₊₁`: one leaf, no
-/// carry), or `β | Pⱼ₊₁` and `end = b·β`, lying in leaf `j'`
-/// (`Pⱼ' < end ≤ Pⱼ'₊₁`), satisfies `Pⱼ' | end | Pⱼ'₊₁` (the head has no upper
-/// bound): CuTe's shape-division walk, mirrored, relaxed where no carry can
-/// occur. O(leaves(A)) comparisons and at most four divisions.
-fn leaf_structural(r: &Radix, b: i64, beta: i64, img: &mut Images) -> Result<bool> {
-    let (l, place) = (r.leaves.len(), &r.place);
+/// `A ∘ (b:β)` by divisibility, written to `out` (room for `leaves(A) + 1`)
+/// fastest leaf first; `Some(count)`, or `None` when a test fails. With
+/// `Pⱼ ≤ β < Pⱼ₊₁`, `Pⱼ | β` is required; then either every value stays below
+/// the next boundary (`(b−1)·β < Pⱼ₊₁`: one leaf), or `β | Pⱼ₊₁` and
+/// `end = b·β`, lying in leaf `j'` (`Pⱼ' < end ≤ Pⱼ'₊₁`), is a multiple of
+/// `Pⱼ'` (the head has no upper bound). This is CuTe's shape-division walk,
+/// mirrored and relaxed where no carry can occur (CuTe also asks `end | Pⱼ'₊₁`).
+/// O(leaves(A)) comparisons and at most four divisions.
+fn leaf_structural(
+    r: RadixView<'_>,
+    b: i64,
+    beta: i64,
+    out: &mut [(i64, i64)],
+) -> Result<Option<usize>> {
+    let (l, place) = (r.leaves.len(), r.place);
     let j = place[1..].iter().take_while(|&&p| p <= beta).count();
-    let rr = if j == 0 { beta } else { beta / place[j] };
+    // Divisions are the cost here; skip them where the quotient is known.
+    let rr = if j == 0 {
+        beta
+    } else if beta == place[j] {
+        1
+    } else {
+        beta / place[j]
+    };
     if rr * place[j] != beta {
-        return Ok(false);
+        return Ok(None);
     }
     if j == l {
-        img.push((b, error::mul(r.head, rr, "stride of a composition")?));
-        return Ok(true);
+        out[0] = (b, error::mul(r.head, rr, "stride of a composition")?);
+        return Ok(Some(1));
     }
     // rr < aⱼ here, so |αⱼ·rr| fits A's validated span.
     let (top, st) = (place[j + 1], r.leaves[j].1 * rr);
     let last = (b - 1) * beta; // B's validated span
     if last < top {
-        img.push((b, st));
-        return Ok(true);
+        out[0] = (b, st);
+        return Ok(Some(1));
     }
-    let avail = top / beta;
+    let avail = if rr == 1 { r.leaves[j].0 } else { top / beta };
     let Some(end) = beta.checked_mul(b) else {
-        return Ok(false);
+        return Ok(None);
     };
     if avail * beta != top {
-        return Ok(false);
+        return Ok(None);
     }
-    img.push((avail, st));
+    out[0] = (avail, st);
     for m in j + 1..=l {
+        let n = m - j;
         if m == l {
             let q = end / place[l];
-            img.push((q, r.head));
-            return Ok(q * place[l] == end);
+            out[n] = (q, r.head);
+            return Ok((q * place[l] == end).then_some(n + 1));
         }
         let (a_m, st_m) = r.leaves[m];
+        // Leaf m is whole below `end`, or holds its top digit, which stays
+        // below aₘ because end ≤ Pₘ₊₁: no carry leaves the image.
         if place[m + 1] < end {
-            img.push((a_m, st_m));
+            out[n] = (a_m, st_m);
             continue;
         }
-        let q = end / place[m];
-        img.push((q, st_m));
-        return Ok(q * place[m] == end && a_m % q == 0);
+        let q = if end == place[m + 1] {
+            a_m
+        } else {
+            end / place[m]
+        };
+        out[n] = (q, st_m);
+        return Ok((q * place[m] == end).then_some(n + 1));
     }
-    Ok(false)
+    Ok(None)
 }
 
 /// Rebuilds `g(t) = A(t·β)`, `t < b`, as a coalesced layout from its values, or
@@ -428,29 +607,33 @@ fn eval_pairs(p: &[(i64, i64)], t: i64) -> Option<i64> {
 /// Upper bound of `Σₖ max_t (t·βₖ mod p)`; below `p` means no carry at `p`.
 fn residue_bound_sum(parts: &[Part], p: i64) -> i64 {
     parts.iter().fold(0i64, |acc, q| {
-        let bound = if q.structural {
-            // The leaf's values are multiples of β; no boundary lies in (Pⱼ, β],
-            // and past (b−1)·β they cover every multiple of β below p, which
-            // β divides: exact maxima without division.
-            if p <= q.stride {
-                0
-            } else if p > (q.extent - 1) * q.stride {
-                (q.extent - 1) * q.stride
-            } else {
-                p - q.stride
-            }
-        } else {
-            let m = q.stride % p;
-            if m == 0 {
-                0
-            } else if (q.extent - 1).checked_mul(m).is_some_and(|v| v < p) {
-                (q.extent - 1) * m
-            } else {
-                p - m.gcd(&p)
-            }
-        };
-        acc.saturating_add(bound)
+        acc.saturating_add(residue_bound(q.extent, q.stride, q.structural, p))
     })
+}
+
+/// Upper bound of `max_{t<b} (t·β mod p)`, exact for structural leaves.
+fn residue_bound(b: i64, beta: i64, structural: bool, p: i64) -> i64 {
+    if structural {
+        // The leaf's values are multiples of β; no boundary lies in (Pⱼ, β],
+        // and past (b−1)·β they cover every multiple of β below p, which
+        // β divides: exact maxima without division.
+        if p <= beta {
+            0
+        } else if p > (b - 1) * beta {
+            (b - 1) * beta
+        } else {
+            p - beta
+        }
+    } else {
+        let m = beta % p;
+        if m == 0 {
+            0
+        } else if (b - 1).checked_mul(m).is_some_and(|v| v < p) {
+            (b - 1) * m
+        } else {
+            p - m.gcd(&p)
+        }
+    }
 }
 
 /// The `t < b` maximising `t·β mod p`, when it is cheap to find exactly.
