@@ -14,7 +14,8 @@
 //! uses `⌊d/c⌋`, as pycute does, so a stride that is not such a multiple leaves
 //! holes but never overlaps. O(n log n) in the leaves, no allocation for ≤ 8.
 
-use crate::algebra::coalesce::coalesce_leaves;
+use smallvec::SmallVec;
+
 use crate::error::{self, Error, Result};
 use crate::int_tuple::Profile;
 use crate::layout::{Layout, Leaves};
@@ -42,45 +43,60 @@ impl Layout {
 /// The complement, coalesced. With `exact`, a stride that is not a multiple of
 /// the covered span is refused (the pair would have gaps).
 pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
-    let mut sorted: smallvec::SmallVec<[(i64, i64); 8]> = l
-        .shape_leaves()
-        .iter()
-        .zip(l.stride_leaves())
-        .filter(|&(&s, &d)| s > 1 && d != 0)
-        .map(|(&s, &d)| (d, s))
-        .collect();
+    let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
+    let mut sorted: SmallVec<[(i64, i64); 8]> = SmallVec::new();
+    for (&s, &d) in ls.iter().zip(ld) {
+        if s > 1 && d != 0 {
+            sorted.push((d, s));
+        }
+    }
     sorted.sort_unstable();
     let refuse = |rule: String| Error::Precondition {
         op: "complement",
         layout: l.to_string(),
         rule,
     };
-    let (mut shape, mut stride) = (Leaves::new(), Leaves::new());
+    // Gap leaves fastest first, coalesced as they come.
+    let mut gaps: SmallVec<[(i64, i64); 9]> = SmallVec::new();
     let mut covered = 1i64;
     for &(d, s) in &sorted {
         if d < 0 {
             return Err(refuse(format!("stride {d} is negative")));
         }
-        if d < covered || (exact && d % covered != 0) {
+        let gap = if covered == 1 { d } else { d / covered };
+        if gap == 0 || (exact && gap * covered != d) {
             return Err(refuse(format!(
                 "leaf {s}:{d} starts inside the span {covered} of the smaller-stride leaves"
             )));
         }
-        shape.push(d / covered);
-        stride.push(covered);
+        push_coalesced(&mut gaps, gap, covered);
         covered = error::mul(s, d, "span of complement")?;
     }
-    shape.push(num_integer::Integer::div_ceil(&cotarget, &covered).max(1));
-    stride.push(covered);
-    shape.reverse();
-    stride.reverse();
-    let (shape, stride) = coalesce_leaves(&shape, &stride);
+    let last = num_integer::Integer::div_ceil(&cotarget, &covered).max(1);
+    push_coalesced(&mut gaps, last, covered);
+    if gaps.is_empty() {
+        gaps.push((1, 0));
+    }
+    let shape: Leaves = gaps.iter().rev().map(|g| g.0).collect();
+    let stride: Leaves = gaps.iter().rev().map(|g| g.1).collect();
     let profile = if shape.len() == 1 {
         Profile::leaf()
     } else {
         Profile::flat(shape.len())
     };
     Layout::from_leaves(profile, shape, stride)
+}
+
+/// Appends the next slower leaf `e:c`, merging it into the previous one when
+/// `c` continues it, and dropping it when `e = 1`.
+pub(crate) fn push_coalesced(out: &mut SmallVec<[(i64, i64); 9]>, e: i64, c: i64) {
+    if e == 1 {
+        return;
+    }
+    match out.last_mut() {
+        Some(prev) if prev.0.checked_mul(prev.1) == Some(c) => prev.0 *= e,
+        _ => out.push((e, c)),
+    }
 }
 
 /// A flat layout from row-major leaves (an integer layout for one leaf).

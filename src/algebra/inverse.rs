@@ -17,8 +17,7 @@
 
 use smallvec::SmallVec;
 
-use crate::algebra::coalesce::coalesce_leaves;
-use crate::algebra::complement::{complement_layout, flat_layout};
+use crate::algebra::complement::{complement_layout, flat_layout, push_coalesced};
 use crate::error::{Error, Result};
 use crate::layout::{Layout, Leaves};
 
@@ -112,30 +111,32 @@ fn index_strides(shape: &[i64]) -> Leaves {
     out
 }
 
-/// Right-inverse leaves (row-major, coalesced) of flat leaves.
+/// Right-inverse leaves (row-major, coalesced) of flat leaves. Extent-1
+/// leaves are dropped first (they never take part in the chain).
 fn right_inverse_leaves(shape: &[i64], stride: &[i64]) -> (Leaves, Leaves) {
-    let index = index_strides(shape);
-    let mut sorted: SmallVec<[(i64, i64, i64); 8]> = (0..shape.len())
-        .map(|k| (stride[k], shape[k], index[k]))
-        .collect();
+    let mut sorted: SmallVec<[(i64, i64, i64); 8]> = SmallVec::new();
+    let mut index = 1i64;
+    for (&s, &d) in shape.iter().zip(stride).rev() {
+        if s > 1 {
+            sorted.push((d, s, index));
+        }
+        index *= s; // ≤ size
+    }
     sorted.sort_unstable();
-    let (mut rs, mut rd) = (Leaves::new(), Leaves::new());
+    let mut taken: SmallVec<[(i64, i64); 9]> = SmallVec::new();
     let mut next = 1i64;
     for &(d, s, i) in &sorted {
-        if s == 1 {
-            continue;
-        }
         if d != next {
             break;
         }
-        rs.push(s);
-        rd.push(i);
+        push_coalesced(&mut taken, s, i);
         next = s.saturating_mul(d);
     }
-    if rs.is_empty() {
+    if taken.is_empty() {
         return (SmallVec::from_slice(&[1]), SmallVec::from_slice(&[0]));
     }
-    rs.reverse();
-    rd.reverse();
-    coalesce_leaves(&rs, &rd)
+    (
+        taken.iter().rev().map(|t| t.0).collect(),
+        taken.iter().rev().map(|t| t.1).collect(),
+    )
 }
