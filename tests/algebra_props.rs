@@ -343,6 +343,73 @@ proptest! {
         }
     }
 
+    /// By-mode divides: every arrangement holds the same elements, and each
+    /// divided mode is the logical divide of that mode.
+    #[test]
+    fn by_mode_divides_agree(a in flat_layout(3, 0..=12), t1 in flat_layout(1, 1..=3), t2 in flat_layout(1, 1..=3)) {
+        let tiler = vec![t1, t2];
+        let Ok(ld) = a.logical_divide_by(&tiler) else { return Ok(()) };
+        let modes = hlayout::algebra::Tiler::Modes(tiler.clone());
+        let mut want = values(&ld);
+        want.sort_unstable();
+        for got in [a.zipped_divide(&modes), a.tiled_divide(&modes), a.flat_divide(&modes)] {
+            let mut v = values(&got.expect("same compositions"));
+            v.sort_unstable();
+            prop_assert_eq!(&v, &want);
+        }
+        let rank = a.rank();
+        for (k, t) in tiler.iter().enumerate().filter(|_| rank >= 2) {
+            let m = rank - 2 + k;
+            let direct = a.mode(m).expect("mode").logical_divide(t).expect("exists");
+            prop_assert!(same_function(&ld.mode(m).expect("mode"), &direct));
+        }
+    }
+
+    /// By-mode products: same elements in every arrangement; each mode its own product.
+    #[test]
+    fn by_mode_products_agree(a in permuted_compact(), t in flat_layout(1, 0..=3)) {
+        let tiler = vec![t];
+        let Ok(lp) = a.logical_product_by(&tiler) else { return Ok(()) };
+        let modes = hlayout::algebra::Tiler::Modes(tiler.clone());
+        let mut want = values(&lp);
+        want.sort_unstable();
+        for got in [a.zipped_product(&modes), a.tiled_product(&modes)] {
+            let mut v = values(&got.expect("same products"));
+            v.sort_unstable();
+            prop_assert_eq!(&v, &want);
+        }
+        let last = a.rank() - 1;
+        let direct = a.mode(last).expect("mode").logical_product(&tiler[0]).expect("exists");
+        prop_assert!(same_function(&lp.mode(last).expect("mode"), &direct));
+    }
+
+    /// No operation panics on large strides (debug builds trap overflow): each
+    /// returns a result or an error. (Extents stay small so that the value
+    /// fallback's budget keeps the debug-mode run short.)
+    #[test]
+    fn large_values_never_panic(
+        a in prop::collection::vec((1i64..=64, -(1i64 << 56)..=1 << 56), 1..=4),
+        b in prop::collection::vec((1i64..=64, 0i64..=1 << 56), 1..=4),
+        cotarget in 1i64..=i64::MAX,
+    ) {
+        let mk = |v: Vec<(i64, i64)>| {
+            let (s, d): (Vec<i64>, Vec<i64>) = v.into_iter().unzip();
+            Layout::flat(&s, &d)
+        };
+        let (Ok(a), Ok(b)) = (mk(a), mk(b)) else { return Ok(()) };
+        let _ = a.compose(&b);
+        let _ = a.complement(cotarget);
+        let _ = b.complement(cotarget);
+        let _ = a.right_inverse();
+        let _ = b.left_inverse();
+        let _ = a.logical_divide(&b);
+        let _ = a.logical_product(&b);
+        let _ = a.blocked_product(&b);
+        let _ = a.raked_product(&b);
+        let _ = a.max_common_layout(&b);
+        let _ = a.nullspace();
+    }
+
     /// CuTe text round-trips, and rev maps CuTe's colexicographic order onto ours.
     #[test]
     fn cute_round_trip(l in layout(-3..=12)) {

@@ -94,8 +94,10 @@ pub(crate) fn push_coalesced(out: &mut SmallVec<[(i64, i64); 9]>, e: i64, c: i64
         return;
     }
     match out.last_mut() {
-        Some(prev) if prev.0.checked_mul(prev.1) == Some(c) => prev.0 *= e,
-        _ => out.push((e, c)),
+        Some(prev) if prev.0.checked_mul(prev.1) == Some(c) && prev.0.checked_mul(e).is_some() => {
+            prev.0 *= e;
+        }
+        _ => out.push((e, c)), // an overflowing size is reported when the layout is built
     }
 }
 
