@@ -59,7 +59,7 @@ pub const COMPOSE_FALLBACK_BUDGET: i64 = 1 << 24;
 pub enum ComposePath {
     /// Divisibility per leaf and the carry bound across leaves; A never evaluated.
     Structural,
-    /// A carry located structurally, refuted by evaluating one coordinate.
+    /// Refuted by a handful of values: a carry coordinate, or a leaf's first values.
     Witness,
     /// Value-based: a leaf rebuilt from its values or the sum checked everywhere.
     Values,
@@ -190,29 +190,14 @@ impl Radix {
     /// `None` for a layout without leaves (defined at 0 only). O(leaves).
     fn new(a: &Layout) -> Option<Radix> {
         let (s, d) = (a.shape_leaves(), a.stride_leaves());
-        let (&head, _) = d.split_first()?;
-        let mut leaves = Pairs::new();
-        for (&e, &st) in s[1..].iter().zip(&d[1..]).rev() {
-            if e == 1 {
-                continue;
-            }
-            match leaves.last_mut() {
-                Some(last) if last.0.checked_mul(last.1) == Some(st) => last.0 *= e,
-                _ => leaves.push((e, st)),
-            }
+        if s.is_empty() {
+            return None;
         }
-        let mut head = head;
-        if let Some(&(e, st)) = leaves.last() {
-            if e.checked_mul(st) == Some(head) {
-                leaves.pop();
-                head = st;
-            }
-        }
-        let mut place: SmallVec<[i64; 9]> = SmallVec::with_capacity(leaves.len() + 1);
-        place.push(1);
-        for &(e, _) in &leaves {
-            place.push(place[place.len() - 1] * e); // ≤ size(A)
-        }
+        let mut leaves: Pairs = SmallVec::from_elem((0, 0), s.len());
+        let (n, head) = normalize_into(s, d, &mut leaves);
+        leaves.truncate(n);
+        let mut place: SmallVec<[i64; 9]> = SmallVec::from_elem(1, n + 1);
+        place_values(&leaves, &mut place);
         Some(Radix {
             leaves,
             head,
@@ -231,6 +216,40 @@ impl Radix {
             place: &self.place,
             head: self.head,
         }
+    }
+}
+
+/// A (flat leaves `s:d`, nonempty) on ℕ: its coalesced finite leaves, fastest
+/// first, written to `out` (room for `s.len()`), and the head's stride.
+/// Extent-1 leaves drop out except the first, whose stride matters past the
+/// domain; a leaf merges into the next faster one when its stride continues it.
+fn normalize_into(s: &[i64], d: &[i64], out: &mut [(i64, i64)]) -> (usize, i64) {
+    let mut n = 0usize;
+    for k in (1..s.len()).rev() {
+        let (e, st) = (s[k], d[k]);
+        if e == 1 {
+            continue;
+        }
+        if n > 0 && out[n - 1].0.checked_mul(out[n - 1].1) == Some(st) {
+            out[n - 1].0 *= e; // ≤ size(A)
+        } else {
+            out[n] = (e, st);
+            n += 1;
+        }
+    }
+    let mut head = d[0];
+    if n > 0 && out[n - 1].0.checked_mul(out[n - 1].1) == Some(head) {
+        n -= 1;
+        head = out[n].1;
+    }
+    (n, head)
+}
+
+/// Place values `P₀ = 1, Pⱼ₊₁ = Pⱼ·aⱼ` into `place` (room for `leaves + 1`).
+fn place_values(leaves: &[(i64, i64)], place: &mut [i64]) {
+    place[0] = 1;
+    for (j, &(e, _)) in leaves.iter().enumerate() {
+        place[j + 1] = place[j] * e; // ≤ size(A)
     }
 }
 
@@ -321,10 +340,14 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
         *path = ComposePath::Values;
         check_everywhere(a, b, &parts, &images, &radix, &mut budget)?;
     }
-    assemble(b, &parts, &images)
+    let mut span: SmallVec<[(usize, usize); 8]> = SmallVec::from_elem((0, 0), bs.len());
+    for q in &parts {
+        span[q.leaf] = (q.image.start, q.image.end);
+    }
+    assemble(b, &images, &span)
 }
 
-/// Most leaves of A, and of B, that the stack-only path takes.
+/// Most leaves of A, and of B, that the stack-only structural path takes.
 const FAST_LEAVES: usize = 8;
 
 /// The structural stage on stack arrays, for A and B of at most
@@ -337,30 +360,10 @@ fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
     if sa.is_empty() || sa.len() > FAST_LEAVES || sb.len() > FAST_LEAVES {
         return None;
     }
-    // A on ℕ, as in `Radix::new`.
     let mut leaves = [(0i64, 0i64); FAST_LEAVES];
-    let mut n = 0usize;
-    for k in (1..sa.len()).rev() {
-        let (e, d) = (sa[k], da[k]);
-        if e == 1 {
-            continue;
-        }
-        if n > 0 && leaves[n - 1].0.checked_mul(leaves[n - 1].1) == Some(d) {
-            leaves[n - 1].0 *= e;
-        } else {
-            leaves[n] = (e, d);
-            n += 1;
-        }
-    }
-    let mut head = da[0];
-    if n > 0 && leaves[n - 1].0.checked_mul(leaves[n - 1].1) == Some(head) {
-        n -= 1;
-        head = leaves[n].1;
-    }
+    let (n, head) = normalize_into(sa, da, &mut leaves);
     let mut place = [1i64; FAST_LEAVES + 1];
-    for j in 0..n {
-        place[j + 1] = place[j] * leaves[j].0; // ≤ size(A)
-    }
+    place_values(&leaves[..n], &mut place);
     let r = RadixView {
         leaves: &leaves[..n],
         place: &place[..=n],
@@ -397,69 +400,7 @@ fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
             return None;
         }
     }
-    assemble_fast(b, &img, &span)
-}
-
-/// R from the images on the stack; `None` when it outgrows the stack buffers.
-fn assemble_fast(
-    b: &Layout,
-    img: &[(i64, i64)],
-    span: &[(usize, usize)],
-) -> Option<Result<Layout>> {
-    let (sb, toks) = (b.shape_leaves(), b.profile().toks());
-    let mut out_toks = [Tok::Leaf; 48];
-    let (mut shape, mut stride) = ([0i64; 2 * FAST_LEAVES], [0i64; 2 * FAST_LEAVES]);
-    let (mut nt, mut nl, mut leaf, mut nested) = (0usize, 0usize, 0usize, false);
-    let mut reach = 0i64;
-    for &tok in toks {
-        if nt + 2 + 2 * FAST_LEAVES > out_toks.len() {
-            return None;
-        }
-        if tok != Tok::Leaf {
-            out_toks[nt] = tok;
-            nt += 1;
-            continue;
-        }
-        let (lo, hi) = span[leaf];
-        let many = hi - lo > 1;
-        if many {
-            nested = true;
-            out_toks[nt] = Tok::Open;
-            nt += 1;
-        }
-        let pieces: &[(i64, i64)] = if hi > lo { &img[lo..hi] } else { &[] };
-        if pieces.is_empty() {
-            (out_toks[nt], shape[nl], stride[nl]) = (Tok::Leaf, sb[leaf], 0);
-            (nt, nl) = (nt + 1, nl + 1);
-        }
-        for &(e, d) in pieces.iter().rev() {
-            (out_toks[nt], shape[nl], stride[nl]) = (Tok::Leaf, e, d);
-            (nt, nl) = (nt + 1, nl + 1);
-            let piece = d.checked_abs().and_then(|v| v.checked_mul(e - 1));
-            match piece.and_then(|v| reach.checked_add(v)) {
-                Some(v) => reach = v,
-                None => {
-                    return Some(Err(Error::Overflow {
-                        what: "span of a composition",
-                    }))
-                }
-            }
-        }
-        if many {
-            out_toks[nt] = Tok::Close;
-            nt += 1;
-        }
-        leaf += 1;
-    }
-    if nested && b.depth() >= crate::MAX_DEPTH {
-        return None;
-    }
-    let profile = Profile::from_toks(&out_toks[..nt]);
-    Some(Ok(Layout::from_trusted(
-        profile,
-        Leaves::from_slice(&shape[..nl]),
-        Leaves::from_slice(&stride[..nl]),
-    )))
+    Some(assemble(b, &img, &span[..sb.len()]))
 }
 
 /// A without leaves is defined at 0 only: B must map everything to 0.
@@ -475,7 +416,8 @@ fn compose_into_point(a: &Layout, b: &Layout) -> Result<Layout> {
             unit_index(bs, k, 1),
         ));
     }
-    assemble(b, &[], &Images::new())
+    let span: SmallVec<[(usize, usize); 8]> = SmallVec::from_elem((0, 0), b.shape_leaves().len());
+    assemble(b, &[], &span)
 }
 
 /// `A ∘ (b:β)` by divisibility, written to `out` (room for `leaves(A) + 1`)
@@ -759,48 +701,62 @@ fn check_everywhere(
     }
 }
 
-/// R: B's profile with each leaf replaced by its image (a leaf or a nested tuple).
-/// O(leaves(R)); validates R's span with checked arithmetic.
-fn assemble(b: &Layout, parts: &[Part], images: &Images) -> Result<Layout> {
+/// R: B's profile with leaf k replaced by its image `images[span[k]]` (fastest
+/// first; an empty span is the leaf itself with stride 0), as a leaf or a nested
+/// tuple. Buffers are sized first and filled by index; R's span is checked.
+/// O(leaves(R)).
+fn assemble(b: &Layout, images: &[(i64, i64)], span: &[(usize, usize)]) -> Result<Layout> {
     let (bs, toks) = (b.shape_leaves(), b.profile().toks());
-    let mut out_toks: SmallVec<[Tok; 24]> = SmallVec::with_capacity(toks.len() + 2 * parts.len());
-    let (mut shape, mut stride) = (Leaves::new(), Leaves::new());
-    let mut next = parts.iter().peekable();
-    let (mut leaf, mut nested) = (0usize, false);
+    let nested = span.iter().filter(|&&(lo, hi)| hi - lo > 1).count();
+    let n_leaves: usize = span.iter().map(|&(lo, hi)| (hi - lo).max(1)).sum();
+    if nested > 0 {
+        check_depth(b.depth() + 1)?;
+    }
+    let mut out_toks: SmallVec<[Tok; 24]> =
+        SmallVec::from_elem(Tok::Leaf, toks.len() + (n_leaves - bs.len()) + 2 * nested);
+    let (mut shape, mut stride): (Leaves, Leaves) = (
+        SmallVec::from_elem(0, n_leaves),
+        SmallVec::from_elem(0, n_leaves),
+    );
+    let (ot, sh, st) = (&mut out_toks[..], &mut shape[..], &mut stride[..]);
+    let (mut nt, mut nl, mut leaf, mut reach) = (0usize, 0usize, 0usize, 0i64);
     for &tok in toks {
         if tok != Tok::Leaf {
-            out_toks.push(tok);
+            ot[nt] = tok;
+            nt += 1;
             continue;
         }
-        match next.next_if(|q| q.leaf == leaf) {
-            Some(q) => {
-                let img = &images[q.image.clone()];
-                let many = img.len() > 1;
-                nested |= many;
-                if many {
-                    out_toks.push(Tok::Open);
-                }
-                for &(e, d) in img.iter().rev() {
-                    out_toks.push(Tok::Leaf);
-                    shape.push(e);
-                    stride.push(d);
-                }
-                if many {
-                    out_toks.push(Tok::Close);
-                }
+        let (lo, hi) = span[leaf];
+        if hi == lo {
+            (sh[nl], st[nl]) = (bs[leaf], 0);
+            (nt, nl) = (nt + 1, nl + 1);
+        } else {
+            if hi - lo > 1 {
+                ot[nt] = Tok::Open;
+                nt += 1;
             }
-            None => {
-                out_toks.push(Tok::Leaf);
-                shape.push(bs[leaf]);
-                stride.push(0);
+            for &(e, d) in images[lo..hi].iter().rev() {
+                (sh[nl], st[nl]) = (e, d);
+                (nt, nl) = (nt + 1, nl + 1);
+                let piece = d.checked_abs().and_then(|v| v.checked_mul(e - 1));
+                reach = piece
+                    .and_then(|v| reach.checked_add(v))
+                    .ok_or(Error::Overflow {
+                        what: "span of a composition",
+                    })?;
+            }
+            if hi - lo > 1 {
+                ot[nt] = Tok::Close;
+                nt += 1;
             }
         }
         leaf += 1;
     }
-    if nested {
-        check_depth(b.depth() + 1)?;
-    }
-    Layout::from_leaves(Profile::from_vec(out_toks), shape, stride)
+    Ok(Layout::from_trusted(
+        Profile::from_vec(out_toks),
+        shape,
+        stride,
+    ))
 }
 
 /// Row-major suffix products of flat leaves (index stride of each leaf).
