@@ -21,12 +21,15 @@ use crate::int_tuple::Profile;
 use crate::layout::{Layout, Leaves};
 
 impl Layout {
-    /// The complement of `self` up to `cotarget` (see the [module docs](self)).
+    /// The complement of `self` up to `cotarget`: the ordered layout `R` filling
+    /// the gaps of `self` so that `(R, self)` is injective, and covers an interval
+    /// of at least `cotarget` offsets when each stride is a multiple of the span
+    /// below it (definition and proof: `docs/algebra.md`). O(n log n) in the leaves.
     ///
     /// # Errors
     /// [`Error::Precondition`] when a stride is negative or a leaf starts inside
-    /// the span of the smaller-stride leaves (then no ordered complement makes
-    /// the pair injective); [`Error::Overflow`].
+    /// the span of the smaller-stride leaves (CuTe's construction needs each
+    /// leaf to start past them); [`Error::Overflow`].
     ///
     /// ```
     /// use hlayout::Layout;

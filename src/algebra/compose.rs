@@ -67,7 +67,7 @@ pub enum ComposePath {
 
 impl Layout {
     /// `A ∘ B`: the layout `R` with B's shape as a coarsening and `R(i) = A(B(i))`
-    /// for every `i < size(B)`, whenever one exists (see the [module docs](self)).
+    /// for every `i < size(B)`, whenever one exists (the criterion and its proof: `docs/algebra.md`).
     ///
     /// Each leaf of B becomes a leaf or a nested tuple of R. Negative and zero
     /// strides are allowed in both; B must map its domain into ℕ (A's domain).
