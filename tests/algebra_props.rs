@@ -410,6 +410,42 @@ proptest! {
         let _ = a.nullspace();
     }
 
+    /// With a single layout tiler, zipped = logical divide, and tiled / flat
+    /// rearrange the same elements.
+    #[test]
+    fn layout_tiler_divides_agree(a in layout(0..=12), b in flat_layout(2, 0..=6)) {
+        let Ok(ld) = a.logical_divide(&b) else { return Ok(()) };
+        let t = hlayout::algebra::Tiler::Layout(b);
+        prop_assert_eq!(&a.zipped_divide(&t).expect("same composition"), &ld);
+        let mut want = values(&ld);
+        want.sort_unstable();
+        for got in [a.tiled_divide(&t), a.flat_divide(&t)] {
+            let got = got.expect("same composition");
+            prop_assert_eq!(got.size(), ld.size());
+            let mut v = values(&got);
+            v.sort_unstable();
+            prop_assert_eq!(&v, &want);
+        }
+    }
+
+    /// make_ordered_layout: compact (a bijection onto 0..size), strides following the order.
+    #[test]
+    fn ordered_layout_is_compact(shape in prop::collection::vec(1i64..=5, 1..=4), order in prop::collection::vec(0i64..4, 4)) {
+        let order = &order[..shape.len()];
+        let l = Layout::make_ordered_layout(&IntTuple::from_flat(&shape), &IntTuple::from_flat(order)).expect("congruent");
+        let mut v = values(&l);
+        v.sort_unstable();
+        prop_assert!(v.iter().copied().eq(0..l.size()));
+        let d = l.stride_leaves();
+        for i in 0..shape.len() {
+            for j in 0..shape.len() {
+                if order[i] < order[j] {
+                    prop_assert!(d[i] < d[j] || shape[i] == 1 || shape[j] == 1, "{l}: order {order:?}");
+                }
+            }
+        }
+    }
+
     /// CuTe text round-trips, and rev maps CuTe's colexicographic order onto ours.
     #[test]
     fn cute_round_trip(l in layout(-3..=12)) {
@@ -555,4 +591,13 @@ fn unrepresentable_result_is_overflow_not_panic() {
         .compose(&"3:1".parse().expect("valid"))
         .expect_err("R's span leaves i64");
     assert!(matches!(err, Error::Overflow { .. }), "{err}");
+}
+
+#[test]
+fn mirroring_identity_on_cute_documented_composition() {
+    // Invariant: op(A,B) = rev(op_cute(rev A, rev B)) / Witness: CuTe's documented (6,2):(8,2) o (4,3):(3,1).
+    let r = cute("(6,2):(8,2)")
+        .compose(&cute("(4,3):(3,1)"))
+        .expect("exists");
+    assert_eq!(values(&r), [0, 24, 2, 26, 8, 32, 10, 34, 16, 40, 18, 42]);
 }
