@@ -297,26 +297,7 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
         images.truncate(start + walked.unwrap_or(0));
         let structural = walked.is_some();
         if !structural {
-            if e == 2 {
-                // Two points always form a layout: 2:A(β).
-                images.push((2, a.eval(st)?));
-            } else {
-                match leaf_from_values(a, e, st, &mut budget)? {
-                    Ok(image) => {
-                        *path = ComposePath::Values;
-                        images.extend_from_slice(&image);
-                    }
-                    Err((t, early)) => {
-                        *path = if early {
-                            ComposePath::Witness
-                        } else {
-                            ComposePath::Values
-                        };
-                        let rule = "A composed with this leaf alone is not a layout function";
-                        return Err(refusal(a, b, rule, k, None, unit_index(bs, k, t)));
-                    }
-                }
-            }
+            leaf_by_values(a, b, k, &mut images, &mut budget, path)?;
         }
         parts.push(Part {
             leaf: k,
@@ -345,6 +326,46 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
         span[q.leaf] = (q.image.start, q.image.end);
     }
     assemble(b, &images, &span)
+}
+
+/// Appends the image of B's leaf `k` when divisibility failed: `2:A(β)` for
+/// two points, else the layout rebuilt from its values, or the refutation.
+fn leaf_by_values(
+    a: &Layout,
+    b: &Layout,
+    k: usize,
+    images: &mut Images,
+    budget: &mut i64,
+    path: &mut ComposePath,
+) -> Result<()> {
+    let (e, st) = (b.shape_leaves()[k], b.stride_leaves()[k]);
+    if e == 2 {
+        images.push((2, a.eval(st)?));
+        return Ok(());
+    }
+    match leaf_from_values(a, e, st, budget)? {
+        Ok(image) => {
+            *path = ComposePath::Values;
+            images.extend_from_slice(&image);
+            Ok(())
+        }
+        Err((t, early)) => {
+            *path = if early {
+                ComposePath::Witness
+            } else {
+                ComposePath::Values
+            };
+            let rule = "A composed with this leaf alone is not a layout function";
+            Err(refusal(
+                a,
+                b,
+                rule,
+                k,
+                None,
+                unit_index(b.shape_leaves(), k, t),
+            ))
+        }
+    }
 }
 
 /// Most leaves of A, and of B, that the stack-only structural path takes.
