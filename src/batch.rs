@@ -3,7 +3,7 @@
 //! One JSON request per input line, one JSON response per output line, in
 //! order, flushed after each. A bad request gets `{"error": "..."}` and the
 //! stream goes on; empty lines are skipped. Each operation lives in one arm of
-//! [`respond`]; operations whose issue has not landed answer
+//! [`respond`] (`zipped_divide` with a layout tiler is the logical divide); operations whose issue has not landed answer
 //! `{"error":"unsupported op ..."}`.
 //!
 //! ```
@@ -73,8 +73,45 @@ fn handle(req: &Req) -> Result<Value, String> {
         "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),
         "flatten" => Ok(flatten(&layout_arg(req, "layout")?)),
         "chain" => chain(req),
+        "compose" => binary(req, Layout::compose),
+        "complement" => complement(req),
+        "right_inverse" => {
+            Ok(json!({ "layout": layout_arg(req, "layout")?.right_inverse().to_string() }))
+        }
+        "left_inverse" => unary(req, Layout::left_inverse),
+        "logical_divide" | "zipped_divide" => binary(req, Layout::logical_divide),
+        "logical_product" => binary(req, Layout::logical_product),
+        "blocked_product" => binary(req, Layout::blocked_product),
+        "raked_product" => binary(req, Layout::raked_product),
         other => Err(format!("unsupported op '{other}'")),
     }
+}
+
+/// `complement` with `cotarget` defaulting to the layout's cosize (CuTe's default).
+fn complement(req: &Req) -> Result<Value, String> {
+    let l = layout_arg(req, "layout")?;
+    let cotarget = match req.get("cotarget") {
+        None | Some(Value::Null) => l.cosize(),
+        Some(v) => v.as_i64().ok_or("cotarget: expected an integer")?,
+    };
+    let r = l.complement(cotarget).map_err(|e| e.to_string())?;
+    Ok(json!({ "layout": r.to_string() }))
+}
+
+/// An op on field `layout` answering `{"layout": R}` or `{"error": ...}`.
+fn unary(req: &Req, op: impl Fn(&Layout) -> crate::Result<Layout>) -> Result<Value, String> {
+    let r = op(&layout_arg(req, "layout")?).map_err(|e| e.to_string())?;
+    Ok(json!({ "layout": r.to_string() }))
+}
+
+/// An op on fields `a` and `b` answering `{"layout": R}` or `{"error": ...}`.
+fn binary(
+    req: &Req,
+    op: impl Fn(&Layout, &Layout) -> crate::Result<Layout>,
+) -> Result<Value, String> {
+    let (a, b) = (layout_arg(req, "a")?, layout_arg(req, "b")?);
+    let r = op(&a, &b).map_err(|e| e.to_string())?;
+    Ok(json!({ "layout": r.to_string() }))
 }
 
 fn eval(l: &Layout) -> Result<Value, String> {

@@ -120,6 +120,42 @@ pub enum Error {
         /// What is wrong.
         what: String,
     },
+    /// No layout `R` has B's shape as a coarsening and `R(i) = A(B(i))` for every
+    /// `i < size(B)`; the fields locate the first obstruction.
+    NoComposition {
+        /// A, as text.
+        a: String,
+        /// B, as text.
+        b: String,
+        /// The rule that fails.
+        rule: &'static str,
+        /// Flat leaf of B involved (row-major leaf position).
+        leaf: usize,
+        /// That leaf's stride.
+        stride: i64,
+        /// The place value of A's mode boundary that a carry crosses, when that is the obstruction.
+        boundary: Option<i64>,
+        /// An index `i < size(B)` at which the values contradict every candidate `R`.
+        index: i64,
+    },
+    /// A value-based fallback would need more evaluations than its budget allows.
+    BudgetExceeded {
+        /// The computation.
+        what: &'static str,
+        /// Evaluations needed.
+        needed: i64,
+        /// The budget.
+        budget: i64,
+    },
+    /// An operation's precondition on its layout operand does not hold.
+    Precondition {
+        /// The operation, e.g. "complement".
+        op: &'static str,
+        /// The layout, as text.
+        layout: String,
+        /// The rule and the values that broke it.
+        rule: String,
+    },
 }
 
 impl fmt::Display for Error {
@@ -176,6 +212,26 @@ impl fmt::Display for Error {
             ),
             Error::BadMovement { op, why } => write!(f, "{op}: {why}"),
             Error::InvalidView { what } => write!(f, "invalid view: {what}"),
+            Error::NoComposition {
+                a,
+                b,
+                rule,
+                leaf,
+                stride,
+                boundary,
+                index,
+            } => {
+                write!(f, "compose {a} o {b}: no single layout exists: {rule}; B's leaf {leaf} (stride {stride})")?;
+                if let Some(p) = boundary {
+                    write!(f, " carries across A's mode boundary at offset {p}")?;
+                }
+                write!(f, ", witness index {index}")
+            }
+            Error::BudgetExceeded { what, needed, budget } => write!(
+                f,
+                "{what} needs {needed} evaluations, over its budget of {budget} (undecided, not refused)"
+            ),
+            Error::Precondition { op, layout, rule } => write!(f, "{op} of {layout}: {rule}"),
         }
     }
 }
@@ -184,7 +240,10 @@ impl std::error::Error for Error {}
 
 /// `a * b` or an [`Error::Overflow`] naming `what`.
 pub(crate) fn mul(a: i64, b: i64, what: &'static str) -> Result<i64> {
-    a.checked_mul(b).ok_or_else(|| Error::Overflow { what })
+    match a.checked_mul(b) {
+        Some(v) => Ok(v),
+        None => Err(Error::Overflow { what }),
+    }
 }
 
 /// The [`Error::Overflow`] naming `what`.
@@ -194,5 +253,8 @@ pub(crate) fn overflow(what: &'static str) -> Error {
 
 /// `a + b` or an [`Error::Overflow`] naming `what`.
 pub(crate) fn add(a: i64, b: i64, what: &'static str) -> Result<i64> {
-    a.checked_add(b).ok_or_else(|| Error::Overflow { what })
+    match a.checked_add(b) {
+        Some(v) => Ok(v),
+        None => Err(Error::Overflow { what }),
+    }
 }

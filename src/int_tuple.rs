@@ -76,6 +76,11 @@ impl Profile {
         }
     }
 
+    /// Takes ownership of a bracket string (no copy).
+    pub(crate) fn from_vec(toks: SmallVec<[Tok; 24]>) -> Profile {
+        Profile { toks }
+    }
+
     /// The profile of a flat tuple of `n` leaves.
     pub(crate) fn flat(n: usize) -> Profile {
         let mut toks: SmallVec<[Tok; 24]> = SmallVec::from_elem(Tok::Leaf, n + 2);

@@ -128,7 +128,7 @@ impl Layout {
             }
             size = error::mul(size, s, "size of layout")?;
             let reach = error::mul(
-                d.checked_abs().ok_or_else(|| Error::Overflow {
+                d.checked_abs().ok_or(Error::Overflow {
                     what: "absolute stride",
                 })?,
                 s - 1,

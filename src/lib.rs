@@ -5,6 +5,7 @@
 pub mod algebra;
 pub mod batch;
 pub mod coord;
+mod cute;
 mod error;
 mod evaluator;
 pub mod flat_view;

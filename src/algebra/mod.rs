@@ -7,8 +7,49 @@
 //! - [`coalesce`](crate::Layout::coalesce): fewest modes, same function;
 //!   [`coalesce_by`](crate::Layout::coalesce_by) keeps a profile.
 //! - [`filter`](crate::Layout::filter): drop stride-0 and extent-1 modes.
+//! - [`compose`](crate::Layout::compose) (exact), [`compose_by`](crate::Layout::compose_by),
+//!   [`reshape`](crate::Layout::reshape).
+//! - [`complement`](crate::Layout::complement).
+//! - [`right_inverse`](crate::Layout::right_inverse), [`left_inverse`](crate::Layout::left_inverse),
+//!   [`nullspace`](crate::Layout::nullspace).
+//! - divides: [`logical_divide`](crate::Layout::logical_divide), `zipped_`, `tiled_`, `flat_divide`.
+//! - products: [`logical_product`](crate::Layout::logical_product), `zipped_`, `tiled_`,
+//!   `blocked_`, `raked_product`.
+//! - [`max_common_layout`](crate::Layout::max_common_layout), `max_common_vector`.
+//! - [`make_ordered_layout`](crate::Layout::make_ordered_layout).
+//!
+//! The mathematics (definitions, the composition criterion and its proof) is in
+//! `docs/algebra.md`.
 
-mod coalesce;
+pub(crate) mod coalesce;
+mod common;
+mod complement;
+mod compose;
+mod divide;
 mod filter;
+mod inverse;
+mod ordered;
+mod product;
 
 pub(crate) use coalesce::coalesce_leaves;
+
+pub use compose::{ComposePath, COMPOSE_FALLBACK_BUDGET};
+
+use crate::layout::Layout;
+
+/// What a divide or product applies: one layout to the whole layout, or one
+/// layout per mode (aligned with the trailing modes, as NumPy broadcasting).
+///
+/// ```
+/// use hlayout::{algebra::Tiler, Layout};
+/// let a: Layout = "(4,6):(6,1)".parse().unwrap();
+/// let whole = a.zipped_divide(&Tiler::Layout("3:1".parse().unwrap())).unwrap();
+/// assert_eq!(whole.to_string(), "(8,3):(3,1)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tiler {
+    /// One layout for the whole (its 1-D index space).
+    Layout(Layout),
+    /// One layout per trailing mode.
+    Modes(Vec<Layout>),
+}

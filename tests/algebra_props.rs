@@ -1,0 +1,603 @@
+//! Contracts of the layout algebra, checked at every index: proptest on small
+//! random layouts, a brute-force existence oracle for composition, and the
+//! named CuTe cases of issue 3 (mirrored into row-major order with `rev`).
+
+use hlayout::coord::is_coarsening;
+use hlayout::{Error, IntTuple, Layout};
+use proptest::prelude::*;
+
+fn values(l: &Layout) -> Vec<i64> {
+    (0..l.size())
+        .map(|i| l.eval(i).expect("in domain"))
+        .collect()
+}
+
+fn same_function(got: &Layout, want: &Layout) -> bool {
+    got.size() == want.size() && values(got) == values(want)
+}
+
+fn injective(offsets: &[i64]) -> bool {
+    let mut v = offsets.to_vec();
+    v.sort_unstable();
+    v.windows(2).all(|w| w[0] != w[1])
+}
+
+fn cute(text: &str) -> Layout {
+    Layout::from_cute(text).expect("valid CuTe text")
+}
+
+// ---------------------------------------------------------------------------
+// Brute-force existence oracle for composition, independent of the library's
+// algorithm: enumerate every refinement of B's leaves into ordered factors
+// (≥ 2), read each candidate's strides off the values at unit coordinates, and
+// verify the candidate at every index.
+
+/// `A(B(i))` for every `i < size(B)`, or `None` when some `B(i)` lies outside
+/// A's domain (negative) or the value overflows.
+fn target(a: &Layout, b: &Layout) -> Option<Vec<i64>> {
+    (0..b.size())
+        .map(|i| a.eval(b.eval(i).ok()?).ok())
+        .collect()
+}
+
+/// Ordered factorizations of `n` into factors ≥ 2 (`[n]` included; `[1]` for 1).
+fn factorizations(n: i64) -> Vec<Vec<i64>> {
+    if n == 1 {
+        return vec![vec![1]];
+    }
+    let mut out = vec![vec![n]];
+    for f in 2..n {
+        if n % f == 0 {
+            for mut rest in factorizations(n / f) {
+                rest.insert(0, f);
+                out.push(rest);
+            }
+        }
+    }
+    out
+}
+
+/// Whether some layout R with B's leaves refined has `R(i) = want[i]` everywhere.
+fn oracle_exists(b: &Layout, want: &[i64]) -> bool {
+    let choices: Vec<Vec<Vec<i64>>> = b
+        .shape_leaves()
+        .iter()
+        .map(|&e| factorizations(e))
+        .collect();
+    let mut pick = vec![0usize; choices.len()];
+    loop {
+        let shape: Vec<i64> = pick
+            .iter()
+            .zip(&choices)
+            .flat_map(|(&p, c)| c[p].clone())
+            .collect();
+        // Row-major index stride of each fine leaf; its stride is the value there.
+        let mut unit = vec![1i64; shape.len()];
+        for k in (0..shape.len().saturating_sub(1)).rev() {
+            unit[k] = unit[k + 1] * shape[k + 1];
+        }
+        let stride: Vec<i64> = unit
+            .iter()
+            .zip(&shape)
+            .map(|(&u, &s)| if s > 1 { want[u as usize] } else { 0 })
+            .collect();
+        if let Ok(r) = Layout::flat(&shape, &stride) {
+            if values(&r) == want {
+                return true;
+            }
+        }
+        let mut k = pick.len();
+        loop {
+            if k == 0 {
+                return false;
+            }
+            k -= 1;
+            pick[k] += 1;
+            if pick[k] < choices[k].len() {
+                break;
+            }
+            pick[k] = 0;
+        }
+    }
+}
+
+/// Checks `a.compose(b)` against the definition and the oracle; returns whether it was Ok.
+fn check_compose(a: &Layout, b: &Layout) -> bool {
+    let want = target(a, b);
+    let exists = want.as_deref().is_some_and(|w| oracle_exists(b, w));
+    match a.compose(b) {
+        Ok(r) => {
+            assert!(exists, "{a} o {b} = {r}, but the oracle finds no layout");
+            assert_eq!(r.size(), b.size(), "{a} o {b} = {r}: size");
+            assert!(
+                is_coarsening(&b.shape().to_owned(), &r.shape().to_owned()),
+                "{b} does not coarsen {r}"
+            );
+            assert_eq!(Some(values(&r)), want, "{a} o {b} = {r}: values");
+            true
+        }
+        Err(e) => {
+            assert!(
+                !exists,
+                "{a} o {b} refused ({e}), but the oracle finds a layout"
+            );
+            assert!(
+                matches!(e, Error::NoComposition { .. }),
+                "{a} o {b}: unexpected error {e}"
+            );
+            false
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Strategies: ranks ≤ 4, extents ≤ 6, strides −3..12 (0 included), sometimes nested.
+
+fn flat_layout(
+    max_rank: usize,
+    strides: std::ops::RangeInclusive<i64>,
+) -> impl Strategy<Value = Layout> {
+    prop::collection::vec((1i64..=6, strides), 1..=max_rank).prop_map(|leaves| {
+        let (s, d): (Vec<i64>, Vec<i64>) = leaves.into_iter().unzip();
+        Layout::flat(&s, &d).expect("small layouts are valid")
+    })
+}
+
+/// A flat layout, with its first two leaves grouped into a nested mode half the time.
+fn layout(strides: std::ops::RangeInclusive<i64>) -> impl Strategy<Value = Layout> {
+    (flat_layout(4, strides), any::<bool>()).prop_map(|(l, nest)| {
+        let (s, d) = (l.shape_leaves(), l.stride_leaves());
+        if !nest || s.len() < 3 {
+            return l;
+        }
+        let group = |v: &[i64]| -> IntTuple {
+            let text = format!(
+                "(({},{}),{})",
+                v[0],
+                v[1],
+                v[2..]
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            text.parse().expect("tuple")
+        };
+        Layout::new(group(s), group(d)).expect("valid")
+    })
+}
+
+/// A compact layout of random extents with its leaves permuted (injective, a mixed radix).
+fn permuted_compact() -> impl Strategy<Value = Layout> {
+    prop::collection::vec(1i64..=6, 1..=4)
+        .prop_flat_map(|shape| {
+            let n = shape.len();
+            (Just(shape), Just((0..n).collect::<Vec<_>>()).prop_shuffle())
+        })
+        .prop_map(|(shape, order)| {
+            let mut stride = vec![0i64; shape.len()];
+            let mut acc = 1;
+            for &k in &order {
+                stride[k] = acc;
+                acc *= shape[k];
+            }
+            Layout::flat(&shape, &stride).expect("valid")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Ok iff a layout exists (oracle), and then R(i) = A(B(i)), size(R) = size(B).
+    #[test]
+    fn compose_is_exact(a in layout(-3..=12), b in layout(-3..=12)) {
+        check_compose(&a, &b);
+    }
+
+    /// Same, on in-domain non-negative tilers, where most compositions exist.
+    #[test]
+    fn compose_is_exact_on_tilers(a in layout(0..=12), b in flat_layout(3, 0..=6)) {
+        check_compose(&a, &b);
+    }
+
+    /// Reshape is composition with the row-major layout of the new shape.
+    #[test]
+    fn reshape_is_exact(a in permuted_compact(), picks in prop::collection::vec(0usize..4, 0..3)) {
+        let mut rest = a.size();
+        let mut new = Vec::new();
+        for p in picks {
+            let divisors: Vec<i64> = (2..=rest).filter(|f| rest % f == 0).collect();
+            if let Some(&d) = divisors.get(p % divisors.len().max(1)) {
+                new.push(d);
+                rest /= d;
+            }
+        }
+        new.push(rest);
+        let (n, shape) = (a.size(), IntTuple::from_flat(&new));
+        if let Ok(r) = a.reshape(&shape) {
+            let rm = Layout::row_major(shape.clone()).expect("valid");
+            prop_assert!(check_compose(&a, &rm));
+            prop_assert!(same_function(&r, &a.compose(&rm).expect("exists")));
+        } else {
+            let rm = Layout::row_major(shape).expect("valid");
+            prop_assert!(rm.size() != n || !check_compose(&a, &rm));
+        }
+    }
+
+    /// Complement: ordered, disjoint from L's image, and exact tiling for mixed radices.
+    #[test]
+    fn complement_contract(l in flat_layout(4, 0..=12), cotarget in 1i64..200) {
+        if let Ok(r) = l.complement(cotarget) {
+            let rv = values(&r);
+            prop_assert!(rv.windows(2).all(|w| w[0] < w[1]), "{r} not ordered");
+            let f = l.filter();
+            let sums: Vec<i64> = rv.iter().flat_map(|x| values(&f).into_iter().map(move |y| x + y)).collect();
+            prop_assert!(injective(&sums), "({r}, {l}) not injective");
+        }
+    }
+
+    #[test]
+    fn complement_of_mixed_radix_tiles_an_interval(l in permuted_compact(), cotarget in 1i64..200) {
+        let r = l.complement(cotarget).expect("a compact layout has a complement");
+        let mut all: Vec<i64> = values(&r).iter().flat_map(|x| values(&l).into_iter().map(move |y| x + y)).collect();
+        all.sort_unstable();
+        prop_assert!(all.iter().copied().eq(0..all.len() as i64), "({r}, {l}) is not an interval");
+        prop_assert!(all.len() as i64 >= cotarget);
+    }
+
+    /// Right inverse: L(R(i)) = i; on a bijection it is the full inverse.
+    #[test]
+    fn right_inverse_contract(l in flat_layout(4, -3..=12)) {
+        let r = l.right_inverse();
+        for i in 0..r.size() {
+            prop_assert_eq!(l.eval(r.eval(i).expect("in domain")).expect("defined"), i);
+        }
+    }
+
+    #[test]
+    fn inverses_of_bijections(l in permuted_compact()) {
+        let r = l.right_inverse();
+        prop_assert_eq!(r.size(), l.filter().size().max(1).min(l.size()));
+        let left = l.left_inverse().expect("a bijection has a left inverse");
+        for i in 0..l.size() {
+            prop_assert_eq!(left.eval(l.eval(i).expect("in domain")).expect("defined"), i);
+            prop_assert_eq!(l.eval(r.eval(i).expect("in domain")).expect("defined"), i);
+        }
+    }
+
+    /// Left inverse: when Ok, R(L(i)) = i for every i; non-injective layouts are refused.
+    #[test]
+    fn left_inverse_contract(l in flat_layout(4, 0..=12)) {
+        match l.left_inverse() {
+            Ok(r) => {
+                for i in 0..l.size() {
+                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), i);
+                }
+            }
+            Err(_) => prop_assert!(true),
+        }
+        if !injective(&values(&l)) {
+            prop_assert!(l.left_inverse().is_err());
+        }
+    }
+
+    /// Nullspace: injective, and L maps it to 0.
+    #[test]
+    fn nullspace_contract(l in flat_layout(4, 0..=3)) {
+        let n = l.nullspace();
+        prop_assert!(injective(&values(&n)));
+        for i in 0..n.size() {
+            prop_assert_eq!(l.eval(n.eval(i).expect("in domain")).expect("defined"), 0);
+        }
+    }
+
+    /// logical_divide(A, B) = A ∘ (complement(B, size(A)), B), as functions.
+    #[test]
+    fn divide_is_composition_with_complement(a in layout(0..=12), b in flat_layout(2, 0..=6)) {
+        let Ok(c) = b.complement(a.size()) else { return Ok(()) };
+        let (cv, bv) = (values(&c), values(&b));
+        match a.logical_divide(&b) {
+            Ok(d) => {
+                prop_assert_eq!(d.size(), c.size() * b.size());
+                for i in 0..d.size() {
+                    let x = cv[(i / b.size()) as usize] + bv[(i % b.size()) as usize];
+                    prop_assert_eq!(d.eval(i).expect("in domain"), a.eval(x).expect("defined"));
+                }
+            }
+            Err(_) => {
+                let pair: Layout = format!("({},{}):({},{})", c.shape(), b.shape(), c.stride(), b.stride()).parse().expect("valid");
+                prop_assert!(!check_compose(&a, &pair));
+            }
+        }
+    }
+
+    /// logical_product(A, B)(j, k) = complement(A, size(A)·cosize(B))(B(j)) + A(k).
+    #[test]
+    fn product_is_placement_of_blocks(a in permuted_compact(), b in flat_layout(2, 0..=6)) {
+        let c = a.complement(a.size() * b.cosize()).expect("compact layouts have complements");
+        let p = a.logical_product(&b).expect("exists for compact blocks");
+        prop_assert_eq!(p.size(), a.size() * b.size());
+        for i in 0..p.size() {
+            let (j, k) = (i / a.size(), i % a.size());
+            let want = c.eval(b.eval(j).expect("in domain")).expect("defined") + a.eval(k).expect("in domain");
+            prop_assert_eq!(p.eval(i).expect("in domain"), want);
+        }
+        let (blocked, raked) = (a.blocked_product(&b).expect("exists"), a.raked_product(&b).expect("exists"));
+        let mut pv = values(&p);
+        let (mut bv, mut rv) = (values(&blocked), values(&raked));
+        pv.sort_unstable();
+        bv.sort_unstable();
+        rv.sort_unstable();
+        prop_assert_eq!(&bv, &pv, "blocked is a rearrangement of the logical product");
+        prop_assert_eq!(&rv, &pv, "raked is a rearrangement of the logical product");
+    }
+
+    /// max_common_layout: A(R(i)) = B(R(i)) = i.
+    #[test]
+    fn max_common_layout_contract(a in permuted_compact(), b in permuted_compact()) {
+        let r = a.max_common_layout(&b);
+        for i in 0..r.size() {
+            let x = r.eval(i).expect("in domain");
+            prop_assert_eq!(a.eval(x).expect("defined"), i);
+            prop_assert_eq!(b.eval(x).expect("defined"), i);
+        }
+    }
+
+    /// By-mode divides: every arrangement holds the same elements, and each
+    /// divided mode is the logical divide of that mode.
+    #[test]
+    fn by_mode_divides_agree(a in flat_layout(3, 0..=12), t1 in flat_layout(1, 1..=3), t2 in flat_layout(1, 1..=3)) {
+        let tiler = vec![t1, t2];
+        let Ok(ld) = a.logical_divide_by(&tiler) else { return Ok(()) };
+        let modes = hlayout::algebra::Tiler::Modes(tiler.clone());
+        let mut want = values(&ld);
+        want.sort_unstable();
+        for got in [a.zipped_divide(&modes), a.tiled_divide(&modes), a.flat_divide(&modes)] {
+            let mut v = values(&got.expect("same compositions"));
+            v.sort_unstable();
+            prop_assert_eq!(&v, &want);
+        }
+        let rank = a.rank();
+        for (k, t) in tiler.iter().enumerate().filter(|_| rank >= 2) {
+            let m = rank - 2 + k;
+            let direct = a.mode(m).expect("mode").logical_divide(t).expect("exists");
+            prop_assert!(same_function(&ld.mode(m).expect("mode"), &direct));
+        }
+    }
+
+    /// By-mode products: same elements in every arrangement; each mode its own product.
+    #[test]
+    fn by_mode_products_agree(a in permuted_compact(), t in flat_layout(1, 0..=3)) {
+        let tiler = vec![t];
+        let Ok(lp) = a.logical_product_by(&tiler) else { return Ok(()) };
+        let modes = hlayout::algebra::Tiler::Modes(tiler.clone());
+        let mut want = values(&lp);
+        want.sort_unstable();
+        for got in [a.zipped_product(&modes), a.tiled_product(&modes)] {
+            let mut v = values(&got.expect("same products"));
+            v.sort_unstable();
+            prop_assert_eq!(&v, &want);
+        }
+        let last = a.rank() - 1;
+        let direct = a.mode(last).expect("mode").logical_product(&tiler[0]).expect("exists");
+        prop_assert!(same_function(&lp.mode(last).expect("mode"), &direct));
+    }
+
+    /// No operation panics on large strides (debug builds trap overflow): each
+    /// returns a result or an error. (Extents stay small so that the value
+    /// fallback's budget keeps the debug-mode run short.)
+    #[test]
+    fn large_values_never_panic(
+        a in prop::collection::vec((1i64..=64, -(1i64 << 56)..=1 << 56), 1..=4),
+        b in prop::collection::vec((1i64..=64, 0i64..=1 << 56), 1..=4),
+        cotarget in 1i64..=i64::MAX,
+    ) {
+        let mk = |v: Vec<(i64, i64)>| {
+            let (s, d): (Vec<i64>, Vec<i64>) = v.into_iter().unzip();
+            Layout::flat(&s, &d)
+        };
+        let (Ok(a), Ok(b)) = (mk(a), mk(b)) else { return Ok(()) };
+        let _ = a.compose(&b);
+        let _ = a.complement(cotarget);
+        let _ = b.complement(cotarget);
+        let _ = a.right_inverse();
+        let _ = b.left_inverse();
+        let _ = a.logical_divide(&b);
+        let _ = a.logical_product(&b);
+        let _ = a.blocked_product(&b);
+        let _ = a.raked_product(&b);
+        let _ = a.max_common_layout(&b);
+        let _ = a.nullspace();
+    }
+
+    /// With a single layout tiler, zipped = logical divide, and tiled / flat
+    /// rearrange the same elements.
+    #[test]
+    fn layout_tiler_divides_agree(a in layout(0..=12), b in flat_layout(2, 0..=6)) {
+        let Ok(ld) = a.logical_divide(&b) else { return Ok(()) };
+        let t = hlayout::algebra::Tiler::Layout(b);
+        prop_assert_eq!(&a.zipped_divide(&t).expect("same composition"), &ld);
+        let mut want = values(&ld);
+        want.sort_unstable();
+        for got in [a.tiled_divide(&t), a.flat_divide(&t)] {
+            let got = got.expect("same composition");
+            prop_assert_eq!(got.size(), ld.size());
+            let mut v = values(&got);
+            v.sort_unstable();
+            prop_assert_eq!(&v, &want);
+        }
+    }
+
+    /// make_ordered_layout: compact (a bijection onto 0..size), strides following the order.
+    #[test]
+    fn ordered_layout_is_compact(shape in prop::collection::vec(1i64..=5, 1..=4), order in prop::collection::vec(0i64..4, 4)) {
+        let order = &order[..shape.len()];
+        let l = Layout::make_ordered_layout(&IntTuple::from_flat(&shape), &IntTuple::from_flat(order)).expect("congruent");
+        let mut v = values(&l);
+        v.sort_unstable();
+        prop_assert!(v.iter().copied().eq(0..l.size()));
+        let d = l.stride_leaves();
+        for i in 0..shape.len() {
+            for j in 0..shape.len() {
+                if order[i] < order[j] {
+                    prop_assert!(d[i] < d[j] || shape[i] == 1 || shape[j] == 1, "{l}: order {order:?}");
+                }
+            }
+        }
+    }
+
+    /// CuTe text round-trips, and rev maps CuTe's colexicographic order onto ours.
+    #[test]
+    fn cute_round_trip(l in layout(-3..=12)) {
+        let back = Layout::from_cute(&l.to_cute()).expect("valid");
+        prop_assert_eq!(&back, &l);
+        prop_assert_eq!(l.rev().rev(), l);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Named cases (issue 3), written in CuTe's notation and mirrored with `from_cute`.
+
+#[test]
+fn cute_accepts_wrongly_8x6_o_4_6() {
+    // Invariant: compose refuses exactly when no layout exists / Witness: C++ CuTe returns a wrong layout for (8,6):(1,100) o 4:6.
+    let (a, b) = (cute("(8,6):(1,100)"), cute("4:6"));
+    assert!(!check_compose(&a, &b));
+}
+
+#[test]
+fn pycute_rejects_valid_4x6_o_2_3() {
+    // Invariant: a composition that exists is returned / Witness: pycute rejects (4,6):(1,100) o 2:3, whose answer is 2:3.
+    let (a, b) = (cute("(4,6):(1,100)"), cute("2:3"));
+    assert!(check_compose(&a, &b));
+    assert!(same_function(&a.compose(&b).expect("exists"), &cute("2:3")));
+}
+
+#[test]
+fn cross_mode_carry_cutlass_2955() {
+    // Invariant: B's modes may not carry across a boundary of A / Witness: (6,2):(1,7) o (3,2):(2,3) (cutlass issue 2955).
+    let (a, b) = (cute("(6,2):(1,7)"), cute("(3,2):(2,3)"));
+    assert!(!check_compose(&a, &b));
+    let msg = a.compose(&b).expect_err("no layout").to_string();
+    assert!(msg.contains("boundary at offset 6"), "{msg}");
+}
+
+#[test]
+fn no_silent_truncation_4x6_o_6_1() {
+    // Invariant: size(R) = size(B) or an error / Witness: CuTe truncates (4,6):(1,100) o 6:1 to size 4.
+    let (a, b) = (cute("(4,6):(1,100)"), cute("6:1"));
+    assert!(!check_compose(&a, &b));
+}
+
+#[test]
+fn representable_cutlass_2113() {
+    // Invariant: a composition that exists is returned / Witness: (10,2):(16,4) o (3,4):(1,5) = (3,(2,2)):(16,(80,4)) (cutlass issue 2113).
+    let (a, b) = (cute("(10,2):(16,4)"), cute("(3,4):(1,5)"));
+    assert!(check_compose(&a, &b));
+    assert!(same_function(
+        &a.compose(&b).expect("exists"),
+        &cute("(3,(2,2)):(16,(80,4))")
+    ));
+}
+
+#[test]
+fn reshape_headline_examples() {
+    // Invariant: reshape returns one view whenever one exists / Witness: the design card's (10,10):(1,10) examples.
+    let t: Layout = "(10,10):(1,10)".parse().expect("valid");
+    let flat = t.reshape(&"(100)".parse().expect("tuple")).expect("exists");
+    assert_eq!(flat.to_string(), "((10,10)):((1,10))");
+    let split = t
+        .reshape(&"(5,2,5,2)".parse().expect("tuple"))
+        .expect("exists");
+    assert_eq!(split.to_string(), "(5,2,5,2):(2,1,20,10)");
+    assert!(t.reshape(&"(4,25)".parse().expect("tuple")).is_err());
+    assert!(!check_compose(
+        &t,
+        &Layout::row_major("(4,25)".parse().expect("tuple")).expect("valid")
+    ));
+}
+
+#[test]
+fn zero_and_negative_strides_compose() {
+    // Invariant: zero and negative strides of A are handled exactly / Witness: (3,4):(-4,0) o (2,2):(4,1).
+    let a: Layout = "(3,4):(-4,0)".parse().expect("valid");
+    assert!(check_compose(&a, &"(2,2):(4,1)".parse().expect("valid")));
+    assert!(check_compose(&a, &"(3,2):(0,4)".parse().expect("valid")));
+}
+
+#[test]
+fn negative_stride_in_b_leaves_a_domain() {
+    // Invariant: A is defined on ℕ only / Witness: B = 2:-1 maps index 1 to -1.
+    let a: Layout = "8:1".parse().expect("valid");
+    let err = a
+        .compose(&"2:-1".parse().expect("valid"))
+        .expect_err("outside A's domain");
+    assert!(err.to_string().contains("negative offset"), "{err}");
+}
+
+#[test]
+fn compose_by_applies_to_trailing_modes() {
+    // Invariant: a short tiler aligns with the trailing modes / Witness: (8,(4,6)) tiled by one layout on its last mode.
+    let a: Layout = "(8,(4,6)):(100,(6,1))".parse().expect("valid");
+    let t: Layout = "(2,3):(6,1)".parse().expect("valid");
+    let r = a.compose_by(std::slice::from_ref(&t)).expect("exists");
+    let mode = a.mode(1).expect("mode").compose(&t).expect("exists");
+    assert!(same_function(&r.mode(1).expect("mode"), &mode));
+    assert!(same_function(
+        &r.mode(0).expect("mode"),
+        &a.mode(0).expect("mode")
+    ));
+    assert!(a.compose_by(&[t.clone(), t.clone(), t]).is_err());
+}
+
+#[test]
+fn mirroring_identity_on_divide() {
+    // Invariant: op(A,B) = rev(op_cute(rev A, rev B)) / Witness: CuTe's documented (9,(4,8)) divided by (3:3, (2,4):(1,8)).
+    let a = cute("(9,(4,8)):(59,(13,1))");
+    let tiler = [cute("(2,4):(1,8)"), cute("3:3")];
+    let zd = a
+        .zipped_divide(&hlayout::algebra::Tiler::Modes(tiler.to_vec()))
+        .expect("exists");
+    // CuTe's answer ((TileM,TileN),(RestM,RestN)) has shape ((3,8),(3,4)); mirrored ((4,3),(8,3)).
+    let sizes = |m: Layout| m.modes().map(|x| x.size()).collect::<Vec<_>>();
+    assert_eq!(sizes(zd.mode(0).expect("rests")), [4, 3]);
+    assert_eq!(sizes(zd.mode(1).expect("tiles")), [8, 3]);
+    let ld = a.logical_divide_by(&tiler).expect("exists");
+    let mut zv = values(&zd);
+    let mut lv = values(&ld);
+    zv.sort_unstable();
+    lv.sort_unstable();
+    assert_eq!(zv, lv);
+}
+
+#[test]
+fn huge_leaf_refuted_early_not_by_budget() {
+    // Invariant: refutations found from the first values do not wait on the budget / Witness: (10,7):(100,1) o 10000000:3.
+    let a: Layout = "(10,7):(100,1)".parse().expect("valid");
+    let err = a
+        .compose(&"10000000:3".parse().expect("valid"))
+        .expect_err("no layout");
+    assert!(
+        matches!(err, Error::NoComposition { index: 3, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn unrepresentable_result_is_overflow_not_panic() {
+    // Invariant: checked arithmetic on public paths / Witness: A's head stride 2^62 reached at index 2 (R's span 2^63).
+    let a: Layout = "2:4611686018427387904".parse().expect("valid");
+    let err = a
+        .compose(&"3:1".parse().expect("valid"))
+        .expect_err("R's span leaves i64");
+    assert!(matches!(err, Error::Overflow { .. }), "{err}");
+}
+
+#[test]
+fn mirroring_identity_on_cute_documented_composition() {
+    // Invariant: op(A,B) = rev(op_cute(rev A, rev B)) / Witness: CuTe's documented (6,2):(8,2) o (4,3):(3,1).
+    let r = cute("(6,2):(8,2)")
+        .compose(&cute("(4,3):(3,1)"))
+        .expect("exists");
+    assert_eq!(values(&r), [0, 24, 2, 26, 8, 32, 10, 34, 16, 40, 18, 42]);
+}
