@@ -136,6 +136,8 @@ impl Layout {
             )?;
             span = error::add(span, reach, "span of layout offsets")?;
         }
+        // cosize = span + 1 must fit too.
+        error::add(span, 1, "cosize of layout")?;
         Ok(Layout {
             profile,
             shape,

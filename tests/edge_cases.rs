@@ -97,6 +97,16 @@ fn overflow_is_an_error_not_a_wrap() {
         Layout::flat(&[2], &[i64::MIN]),
         Err(Error::Overflow { .. })
     ));
+    assert!(matches!(
+        Layout::flat(&[2], &[i64::MAX]),
+        Err(Error::Overflow {
+            what: "cosize of layout"
+        })
+    ));
+    assert_eq!(
+        Layout::flat(&[2], &[i64::MAX - 1]).unwrap().cosize(),
+        i64::MAX
+    );
     let wide = Layout::flat(&[2], &[1 << 61]).unwrap();
     assert!(matches!(wide.eval(8), Err(Error::Overflow { .. })));
     assert!(matches!(

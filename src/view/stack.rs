@@ -88,6 +88,20 @@ impl ViewStack {
         })
     }
 
+    /// A tensor read through `layout` (its top-level modes are the dimensions).
+    ///
+    /// ```
+    /// let l: hlayout::Layout = "(10,10):(1,10)".parse().unwrap();
+    /// let s = hlayout::ViewStack::from_layout(&l).reshape(&[100]).unwrap();
+    /// assert_eq!(s.to_string(), "((10,10)):((1,10))");
+    /// ```
+    pub fn from_layout(layout: &crate::Layout) -> ViewStack {
+        ViewStack {
+            views: smallvec::smallvec![View::from_layout(layout, 0)],
+            logs: smallvec::smallvec![Vec::new()],
+        }
+    }
+
     /// The views, bottom first.
     ///
     /// ```
