@@ -53,7 +53,7 @@ pub(crate) enum Tok {
 /// assert_eq!(a.profile(), b.profile());
 /// assert!(a.congruent(&b));
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(PartialEq, Eq, Hash, Debug)]
 pub struct Profile {
     toks: SmallVec<[Tok; 24]>,
 }
@@ -100,6 +100,15 @@ impl Profile {
     }
 }
 
+impl Clone for Profile {
+    /// A slice copy (SmallVec's own clone goes element by element).
+    fn clone(&self) -> Profile {
+        Profile {
+            toks: SmallVec::from_slice(&self.toks),
+        }
+    }
+}
+
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_nested(f, &self.toks, self.leaf_count(), |f, _| f.write_str("_"))
@@ -116,7 +125,7 @@ impl fmt::Display for Profile {
 /// assert_eq!(t.to_string(), "(2,(3,4))");
 /// assert_eq!(t.mode(1).unwrap().to_string(), "(3,4)");
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(PartialEq, Eq, Hash, Debug)]
 pub struct IntTuple {
     profile: Profile,
     leaves: SmallVec<[i64; 8]>,
@@ -134,6 +143,16 @@ pub struct IntTuple {
 pub struct TupleRef<'a> {
     toks: &'a [Tok],
     leaves: &'a [i64],
+}
+
+impl Clone for IntTuple {
+    /// Slice copies of the bracket string and the leaves.
+    fn clone(&self) -> IntTuple {
+        IntTuple {
+            profile: self.profile.clone(),
+            leaves: SmallVec::from_slice(&self.leaves),
+        }
+    }
 }
 
 impl IntTuple {

@@ -49,12 +49,25 @@ pub(crate) type Leaves = SmallVec<[i64; 8]>;
 /// assert_eq!(l.eval(0).unwrap(), 0);
 /// assert_eq!(l.eval(4).unwrap(), -4);
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(PartialEq, Eq, Hash, Debug)]
 pub struct Layout {
     profile: Profile,
     shape: Leaves,
     stride: Leaves,
     size: i64,
+}
+
+impl Clone for Layout {
+    /// Slice copies of the profile and leaves (SmallVec's own clone goes element
+    /// by element, which dominated the algebra's benchmarks).
+    fn clone(&self) -> Layout {
+        Layout {
+            profile: self.profile.clone(),
+            shape: SmallVec::from_slice(&self.shape),
+            stride: SmallVec::from_slice(&self.stride),
+            size: self.size,
+        }
+    }
 }
 
 impl Layout {
