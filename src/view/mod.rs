@@ -449,6 +449,16 @@ impl View {
     }
 }
 
+/// Row-major digits of `i` over `shape` (`0 <= i < Π shape`).
+pub(crate) fn unravel(mut i: i64, shape: &[i64]) -> Vec<i64> {
+    let mut c = vec![0; shape.len()];
+    for (x, &s) in c.iter_mut().zip(shape).rev() {
+        *x = i % s;
+        i /= s;
+    }
+    c
+}
+
 impl fmt::Display for View {
     /// `LAYOUT`, then `+OFFSET` when non-zero, then `with dD reading [a,b)` for
     /// each windowed dimension, then `if C && C` for the constraints over leaves

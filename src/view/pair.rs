@@ -11,7 +11,7 @@
 
 use smallvec::SmallVec;
 
-use super::{Dim, Leaf, View};
+use super::{unravel, Dim, Leaf, View};
 use crate::error::Result;
 use crate::flat_view::FlatView;
 
@@ -142,28 +142,16 @@ fn affine_candidate(lower: &View, upper: &View) -> Option<View> {
         rows.iter()
             .map(|(f, (lo, hi))| (lo - f.constant, hi - f.constant)),
     );
-    let mut k = 0;
-    let dims = upper
-        .dims
-        .iter()
-        .map(|dim| {
-            let leaves = dim
-                .iter()
-                .map(|l| {
-                    let mut coeffs = l.coeffs.clone();
-                    coeffs.extend(rows.iter().map(|(f, _)| f.coeffs[k]));
-                    let leaf = Leaf {
-                        extent: l.extent,
-                        stride: offset.coeffs[k],
-                        coeffs,
-                    };
-                    k += 1;
-                    leaf
-                })
-                .collect();
-            Dim::plain(leaves)
-        })
-        .collect();
+    let dims = relabel_leaves(upper, |k, l| Leaf {
+        extent: l.extent,
+        stride: offset.coeffs[k],
+        coeffs: l
+            .coeffs
+            .iter()
+            .copied()
+            .chain(rows.iter().map(|(f, _)| f.coeffs[k]))
+            .collect(),
+    });
     Some(View {
         dims,
         offset: lower.offset + offset.constant,
@@ -190,48 +178,41 @@ fn agrees_everywhere(lower: &View, upper: &View, candidate: &View) -> Result<boo
     Ok(true)
 }
 
-/// Row-major digits of `i` over `shape`.
-fn unravel(mut i: i64, shape: &[i64]) -> Vec<i64> {
-    let mut c = vec![0; shape.len()];
-    for (x, &s) in c.iter_mut().zip(shape).rev() {
-        *x = i % s;
-        i /= s;
-    }
-    c
-}
-
-/// The flat view over `upper`'s leaves, regrouped into `upper`'s dimensions.
-fn regroup_like(upper: &View, merged: &FlatView) -> Result<View> {
+/// `upper`'s dimensions with leaf `k` (row-major) replaced by `f(k, leaf)`.
+fn relabel_leaves(upper: &View, mut f: impl FnMut(usize, &Leaf) -> Leaf) -> super::Dims {
     let mut k = 0;
-    let mask = merged.mask().map(<[(i64, i64)]>::to_vec);
-    let leaf_count = merged.shape().len();
-    let mut bounds: SmallVec<[(i64, i64); 2]> = SmallVec::new();
-    if let Some(m) = &mask {
-        bounds.extend(m.iter().copied());
-    }
-    let dims: super::Dims = upper
+    upper
         .dims
         .iter()
         .map(|dim| {
             let leaves = dim
                 .iter()
                 .map(|l| {
-                    let coeffs = match &mask {
-                        Some(_) => (0..leaf_count).map(|j| i64::from(j == k)).collect(),
-                        None => SmallVec::new(),
-                    };
-                    let leaf = Leaf {
-                        extent: l.extent,
-                        stride: merged.strides()[k],
-                        coeffs,
-                    };
                     k += 1;
-                    leaf
+                    f(k - 1, l)
                 })
                 .collect();
             Dim::plain(leaves)
         })
-        .collect();
+        .collect()
+}
+
+/// The flat view over `upper`'s leaves, regrouped into `upper`'s dimensions.
+fn regroup_like(upper: &View, merged: &FlatView) -> Result<View> {
+    let mask = merged.mask().map(<[(i64, i64)]>::to_vec);
+    let leaf_count = merged.shape().len();
+    let mut bounds: SmallVec<[(i64, i64); 2]> = SmallVec::new();
+    if let Some(m) = &mask {
+        bounds.extend(m.iter().copied());
+    }
+    let dims = relabel_leaves(upper, |k, l| Leaf {
+        extent: l.extent,
+        stride: merged.strides()[k],
+        coeffs: match &mask {
+            Some(_) => (0..leaf_count).map(|j| i64::from(j == k)).collect(),
+            None => SmallVec::new(),
+        },
+    });
     View {
         dims,
         offset: merged.offset(),

@@ -13,7 +13,7 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use super::pair::merge_pair;
-use super::View;
+use super::{unravel, View};
 use crate::error::{Error, Result};
 
 /// One movement op with its argument, as recorded for replay.
@@ -302,16 +302,6 @@ impl ViewStack {
         let n: i64 = shape.iter().product();
         (0..n).map(|i| self.eval(&unravel(i, &shape))).collect()
     }
-}
-
-/// Row-major digits of `i` over `shape`.
-fn unravel(mut i: i64, shape: &[i64]) -> Vec<i64> {
-    let mut c = vec![0; shape.len()];
-    for (x, &s) in c.iter_mut().zip(shape).rev() {
-        *x = i % s;
-        i /= s;
-    }
-    c
 }
 
 /// Merges adjacent pairs until none merges: first by replaying the upper
