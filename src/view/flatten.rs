@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use super::{Leaf, View};
+use super::View;
 use crate::algebra::coalesce_leaves;
 use crate::flat_view::FlatView;
 
@@ -60,25 +60,21 @@ impl View {
     /// ```
     pub fn flatten(&self) -> Result<FlatView, ViewFlattenReport> {
         let mut reasons = Vec::new();
-        let mut strides = Vec::with_capacity(self.dims.len());
-        for (d, dim) in self.dims.iter().enumerate() {
-            if let Some(w) = dim.window {
+        let mut strides = Vec::with_capacity(self.rank());
+        for (d, r) in self.dim_ranges().enumerate() {
+            let layout = self.dim_layout(r.clone());
+            if let Some(w) = self.window(d) {
                 let (a, b) = (w.start, w.start + w.extent);
-                let layout = super::View::dim_layout(dim);
                 reasons.push(format!(
-                    "dim {d} reads the window [{a},{b}) of {layout}, which needs i//P and i%P"
+                    "dim {d} reads the window [{a},{b}) of {layout} (valid in [{},{})), which needs div/mod",
+                    w.lo, w.hi
                 ));
                 continue;
             }
-            let (shape, stride): (Vec<i64>, Vec<i64>) =
-                dim.iter().map(|l| (l.extent, l.stride)).unzip();
-            let (s, st) = coalesce_leaves(&shape, &stride);
+            let (s, st) = coalesce_leaves(&self.ext[r.clone()], &self.stride[r]);
             match (&s[..], &st[..]) {
                 (&[_], &[one]) => strides.push(one),
-                _ => reasons.push(format!(
-                    "dim {d} {} is not one stride",
-                    super::View::dim_layout(dim)
-                )),
+                _ => reasons.push(format!("dim {d} {layout} is not one stride")),
             }
         }
         let shape = self.shape();
@@ -113,27 +109,24 @@ impl View {
 
     /// `(dim, P)` when `coeffs` is one unit coefficient on a dimension's slowest leaf.
     fn box_of(&self, coeffs: &[i64]) -> Option<(usize, i64)> {
-        let mut k = 0;
-        for (d, dim) in self.dims.iter().enumerate() {
-            for (j, _) in dim.iter().enumerate() {
-                if coeffs[k] != 0 {
-                    let single = coeffs.iter().filter(|&&a| a != 0).count() == 1;
-                    let unit: i64 = dim[1..].iter().map(|l| l.extent).product();
-                    return (single && coeffs[k] == 1 && j == 0).then_some((d, unit));
-                }
-                k += 1;
-            }
-        }
-        None
+        let mut nonzero = coeffs.iter().enumerate().filter(|(_, a)| **a != 0);
+        let (Some((k, &1)), None) = (nonzero.next(), nonzero.next()) else {
+            return None;
+        };
+        let (d, r) = self
+            .dim_ranges()
+            .enumerate()
+            .find(|(_, r)| r.contains(&k))?;
+        (k == r.start).then(|| (d, self.ext[r.start + 1..r.end].iter().product()))
     }
 
-    pub(crate) fn dim_layout(dim: &[Leaf]) -> String {
-        let text = |f: fn(&Leaf) -> i64| {
-            dim.iter()
-                .map(|l| f(l).to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!("({}):({})", text(|l| l.extent), text(|l| l.stride))
+    /// `(extents):(strides)` of the leaves in `r`.
+    pub(crate) fn dim_layout(&self, r: std::ops::Range<usize>) -> String {
+        let text = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        format!(
+            "({}):({})",
+            text(&self.ext[r.clone()]),
+            text(&self.stride[r])
+        )
     }
 }

@@ -19,6 +19,11 @@
 //! the op applies to it; afterwards every adjacent pair that merges is merged
 //! ([`ViewStack`] documents the rules). `docs/views.md` has the mathematics.
 //!
+//! Storage is flat: leaf extents and strides in two inline vectors, the
+//! number of leaves of each dimension in a third, constraint coefficients
+//! leaf-major in a fourth. Every element is `Copy`, so an op copies a few
+//! hundred bytes and allocates nothing for ≤ 8 leaves and 2 constraints.
+//!
 //! ```
 //! use hlayout::ViewStack;
 //! let t = ViewStack::new(&[10, 10])?.permute(&[1, 0])?.reshape(&[100])?;
@@ -39,6 +44,7 @@ mod stack;
 mod stream;
 
 use std::fmt;
+use std::ops::Range;
 
 use smallvec::SmallVec;
 
@@ -50,45 +56,18 @@ pub use flatten::ViewFlattenReport;
 pub use stack::ViewStack;
 pub use stream::ViewOffsets;
 
-/// One leaf of a view: an extent, a stride, and its coefficient in each constraint.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Leaf {
-    pub(crate) extent: i64,
-    pub(crate) stride: i64,
-    pub(crate) coeffs: SmallVec<[i64; 2]>,
-}
-
-impl Clone for Leaf {
-    /// A slice copy of the coefficients (SmallVec's own clone goes element by element).
-    fn clone(&self) -> Leaf {
-        Leaf {
-            extent: self.extent,
-            stride: self.stride,
-            coeffs: SmallVec::from_slice(&self.coeffs),
-        }
-    }
-}
-
-/// One tensor dimension: its leaves (slowest first) and, rarely, a window.
-///
-/// Without a window, the dimension's index `t` *is* the row-major index over its
-/// leaves. With a window `(extent E, start o, valid [lo, hi))`, index
-/// `t ∈ [0, E)` reads `x = t + o` over the leaves, and is invalid where `x`
-/// falls outside `[lo, hi) ⊆ [0, R)`, `R` the product of the leaf extents. Windows express shrinks and
-/// pads of a nested dimension at bounds that cut its leaves (the flattened
-/// transpose sliced to `[3, 57)`, or padded by one), which no leaf-wise
-/// substitution can. Derefs to its leaves.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) struct Dim {
-    pub(crate) leaves: SmallVec<[Leaf; 2]>,
-    pub(crate) window: Option<Window>,
-}
-
-/// The dimensions of a view (inline up to rank 4).
-pub(crate) type Dims = SmallVec<[Dim; 4]>;
+/// Constraint coefficients, leaf-major: leaf `k`'s are `[k·C, (k+1)·C)`.
+pub(crate) type Coeffs = SmallVec<[i64; 16]>;
 
 /// A dimension reading `[start, start + extent)` of its leaves' row-major
 /// index, valid where that index lies in `[lo, hi)`.
+///
+/// Without a window, a dimension's index `t` *is* the row-major index over its
+/// leaves. With one, index `t ∈ [0, extent)` reads `x = t + start`, invalid
+/// unless `lo <= x < hi` (`[lo, hi) ⊆ [0, R)`, `R` the product of the leaf
+/// extents). Windows express shrinks and pads of a nested dimension at bounds
+/// that cut its leaves (the flattened transpose sliced to `[3, 57)`, or padded
+/// by one), which no leaf-wise substitution can.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Window {
     pub(crate) extent: i64,
@@ -109,39 +88,6 @@ impl Window {
     }
 }
 
-impl Dim {
-    pub(crate) fn plain(leaves: SmallVec<[Leaf; 2]>) -> Dim {
-        Dim {
-            leaves,
-            window: None,
-        }
-    }
-
-    /// Product of the leaf extents (the radix range the window reads from).
-    pub(crate) fn radix(&self) -> i64 {
-        self.leaves.iter().map(|l| l.extent).product()
-    }
-
-    /// The dimension's extent.
-    pub(crate) fn extent(&self) -> i64 {
-        self.window.map_or_else(|| self.radix(), |w| w.extent)
-    }
-}
-
-impl std::ops::Deref for Dim {
-    type Target = SmallVec<[Leaf; 2]>;
-
-    fn deref(&self) -> &Self::Target {
-        &self.leaves
-    }
-}
-
-impl std::ops::DerefMut for Dim {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.leaves
-    }
-}
-
 /// A single hierarchical view with affine validity constraints.
 ///
 /// See the [module documentation](self).
@@ -155,12 +101,97 @@ impl std::ops::DerefMut for Dim {
 /// assert_eq!(v.eval(&[1, 2])?, Some(2));
 /// # Ok::<(), hlayout::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct View {
-    pub(crate) dims: Dims,
-    pub(crate) offset: i64,
-    /// `[lo, hi)` of each constraint; coefficients live in the leaves.
+    /// Leaf extents, row-major (dimension by dimension, slowest leaf first).
+    pub(crate) ext: Leaves,
+    /// Leaf strides.
+    pub(crate) stride: Leaves,
+    /// Number of leaves of each dimension (at least 1).
+    pub(crate) dim_len: SmallVec<[u32; 8]>,
+    /// The windowed dimensions, by index, ascending.
+    pub(crate) windows: SmallVec<[(usize, Window); 1]>,
+    /// Constraint coefficients, leaf-major.
+    pub(crate) coeffs: Coeffs,
+    /// `[lo, hi)` of each constraint.
     pub(crate) bounds: SmallVec<[(i64, i64); 2]>,
+    pub(crate) offset: i64,
+}
+
+impl Clone for View {
+    /// Slice copies (SmallVec's own clone goes element by element).
+    fn clone(&self) -> View {
+        View {
+            ext: SmallVec::from_slice(&self.ext),
+            stride: SmallVec::from_slice(&self.stride),
+            dim_len: SmallVec::from_slice(&self.dim_len),
+            windows: SmallVec::from_slice(&self.windows),
+            coeffs: SmallVec::from_slice(&self.coeffs),
+            bounds: SmallVec::from_slice(&self.bounds),
+            offset: self.offset,
+        }
+    }
+}
+
+/// Builds a view dimension by dimension, leaf by leaf.
+pub(crate) struct Builder {
+    view: View,
+    open: u32,
+}
+
+impl Builder {
+    /// An empty view with these constraint bounds and offset.
+    pub(crate) fn new(bounds: SmallVec<[(i64, i64); 2]>, offset: i64) -> Builder {
+        Builder {
+            view: View {
+                ext: Leaves::new(),
+                stride: Leaves::new(),
+                dim_len: SmallVec::new(),
+                windows: SmallVec::new(),
+                coeffs: Coeffs::new(),
+                bounds,
+                offset,
+            },
+            open: 0,
+        }
+    }
+
+    /// Appends a leaf to the current dimension; `coeffs` yields one value per constraint.
+    pub(crate) fn leaf(&mut self, extent: i64, stride: i64, coeffs: impl IntoIterator<Item = i64>) {
+        self.view.ext.push(extent);
+        self.view.stride.push(stride);
+        let before = self.view.coeffs.len();
+        self.view.coeffs.extend(coeffs);
+        debug_assert_eq!(self.view.coeffs.len() - before, self.view.bounds.len());
+        self.open += 1;
+    }
+
+    /// Appends a copy of `src`'s leaf `k`.
+    pub(crate) fn copy_leaf(&mut self, src: &View, k: usize) {
+        self.leaf(
+            src.ext[k],
+            src.stride[k],
+            src.leaf_coeffs(k).iter().copied(),
+        );
+    }
+
+    /// Closes the current dimension (an extent-1 leaf if it has none).
+    pub(crate) fn end_dim(&mut self, window: Option<Window>) {
+        if self.open == 0 {
+            let c = self.view.bounds.len();
+            self.leaf(1, 0, std::iter::repeat_n(0, c));
+        }
+        if let Some(w) = window {
+            self.view.windows.push((self.view.dim_len.len(), w));
+        }
+        self.view.dim_len.push(self.open);
+        self.open = 0;
+    }
+
+    pub(crate) fn finish(self) -> View {
+        debug_assert_eq!(self.open, 0);
+        self.view
+    }
 }
 
 impl View {
@@ -182,20 +213,20 @@ impl View {
                 why: format!("extent {s} in shape {shape:?} (views need extents >= 1)"),
             });
         }
+        let mut stride: Leaves = SmallVec::from_elem(0, shape.len());
         let mut acc = 1i64;
-        let mut dims: Dims = smallvec::smallvec![Dim::default(); shape.len()];
-        for (dim, &s) in dims.iter_mut().zip(shape).rev() {
-            dim.push(Leaf {
-                extent: s,
-                stride: if s == 1 { 0 } else { acc },
-                coeffs: SmallVec::new(),
-            });
+        for (st, &s) in stride.iter_mut().zip(shape).rev() {
+            *st = if s == 1 { 0 } else { acc };
             acc = error::mul(acc, s, "size of view")?;
         }
         Ok(View {
-            dims,
-            offset: 0,
+            ext: SmallVec::from_slice(shape),
+            stride,
+            dim_len: SmallVec::from_elem(1, shape.len()),
+            windows: SmallVec::new(),
+            coeffs: Coeffs::new(),
             bounds: SmallVec::new(),
+            offset: 0,
         })
     }
 
@@ -208,27 +239,73 @@ impl View {
     /// assert_eq!(v.eval(&[1, 3]).unwrap(), Some(12));
     /// ```
     pub fn from_layout(layout: &Layout, offset: i64) -> View {
-        let dims = layout
-            .modes()
-            .map(|m| {
-                Dim::plain(
-                    m.shape_leaves()
-                        .iter()
-                        .zip(m.stride_leaves())
-                        .map(|(&extent, &stride)| Leaf {
-                            extent,
-                            stride,
-                            coeffs: SmallVec::new(),
-                        })
-                        .collect(),
-                )
-            })
-            .collect();
-        View {
-            dims,
-            offset,
-            bounds: SmallVec::new(),
+        let mut b = Builder::new(SmallVec::new(), offset);
+        for m in layout.modes() {
+            for (&e, &s) in m.shape_leaves().iter().zip(m.stride_leaves()) {
+                b.leaf(e, s, []);
+            }
+            b.end_dim(None);
         }
+        b.finish()
+    }
+
+    /// Number of dimensions.
+    pub(crate) fn rank(&self) -> usize {
+        self.dim_len.len()
+    }
+
+    /// Number of constraints.
+    pub(crate) fn cons(&self) -> usize {
+        self.bounds.len()
+    }
+
+    /// The leaf indices of each dimension, in order.
+    pub(crate) fn dim_ranges(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.dim_len.iter().scan(0usize, |start, &n| {
+            let r = *start..*start + n as usize;
+            *start = r.end;
+            Some(r)
+        })
+    }
+
+    /// The leaf indices of dimension `d`.
+    pub(crate) fn dim_range(&self, d: usize) -> Range<usize> {
+        let start: usize = self.dim_len[..d].iter().map(|&n| n as usize).sum();
+        start..start + self.dim_len[d] as usize
+    }
+
+    /// Leaf `k`'s coefficient in each constraint.
+    pub(crate) fn leaf_coeffs(&self, k: usize) -> &[i64] {
+        let c = self.cons();
+        &self.coeffs[k * c..(k + 1) * c]
+    }
+
+    /// Dimension `d`'s window, if any.
+    pub(crate) fn window(&self, d: usize) -> Option<Window> {
+        self.windows.iter().find(|(w, _)| *w == d).map(|&(_, w)| w)
+    }
+
+    /// Replaces dimension `d`'s window.
+    pub(crate) fn set_window(&mut self, d: usize, window: Option<Window>) {
+        self.windows.retain(|(w, _)| *w != d);
+        if let Some(w) = window {
+            let at = self
+                .windows
+                .iter()
+                .position(|(x, _)| *x > d)
+                .unwrap_or(self.windows.len());
+            self.windows.insert(at, (d, w));
+        }
+    }
+
+    /// Product of dimension `d`'s leaf extents.
+    pub(crate) fn radix(&self, d: usize) -> i64 {
+        self.ext[self.dim_range(d)].iter().product()
+    }
+
+    /// Dimension `d`'s extent.
+    pub(crate) fn dim_extent(&self, d: usize) -> i64 {
+        self.window(d).map_or_else(|| self.radix(d), |w| w.extent)
     }
 
     /// The tensor shape: one extent per dimension.
@@ -237,7 +314,7 @@ impl View {
     /// assert_eq!(hlayout::View::contiguous(&[2, 3]).unwrap().shape(), vec![2, 3]);
     /// ```
     pub fn shape(&self) -> Vec<i64> {
-        self.dims.iter().map(Dim::extent).collect()
+        (0..self.rank()).map(|d| self.dim_extent(d)).collect()
     }
 
     /// Number of elements.
@@ -246,7 +323,10 @@ impl View {
     /// assert_eq!(hlayout::View::contiguous(&[2, 3]).unwrap().size(), 6);
     /// ```
     pub fn size(&self) -> i64 {
-        self.dims.iter().map(Dim::extent).product()
+        if self.windows.is_empty() {
+            return self.ext.iter().product();
+        }
+        (0..self.rank()).map(|d| self.dim_extent(d)).product()
     }
 
     /// The offset of coordinate zero (before validity).
@@ -265,28 +345,27 @@ impl View {
     /// assert_eq!(s.views()[0].layout().to_string(), "(10,10):(1,10)");
     /// ```
     pub fn layout(&self) -> Layout {
+        if self.rank() == 1 && self.ext.len() == 1 {
+            return Layout::from_trusted(Profile::leaf(), self.ext.clone(), self.stride.clone());
+        }
         let mut toks = crate::int_tuple::Builder::default();
-        let mut stride = Leaves::new();
         toks.open();
-        for dim in &self.dims {
-            if dim.len() > 1 {
+        for r in self.dim_ranges() {
+            if r.len() > 1 {
                 toks.open();
             }
-            for l in dim.iter() {
-                toks.leaf(l.extent);
-                stride.push(l.stride);
-            }
-            if dim.len() > 1 {
+            self.ext[r.clone()].iter().for_each(|&e| toks.leaf(e));
+            if r.len() > 1 {
                 toks.close();
             }
         }
         toks.close();
         let shape = toks.finish();
-        let leaves: Leaves = shape.leaves().into();
-        if self.dims.len() == 1 && self.dims[0].len() == 1 {
-            return Layout::from_trusted(Profile::leaf(), leaves, stride);
-        }
-        Layout::from_trusted(shape.profile().clone(), leaves, stride)
+        Layout::from_trusted(
+            shape.profile().clone(),
+            self.ext.clone(),
+            self.stride.clone(),
+        )
     }
 
     /// The validity constraints, canonical (empty when every element is valid).
@@ -297,13 +376,15 @@ impl View {
     /// assert_eq!((c.coeffs(), c.lo(), c.hi()), (&[1][..], 1, 5));
     /// ```
     pub fn constraints(&self) -> Vec<Constraint> {
-        (0..self.bounds.len()).map(|c| self.constraint(c)).collect()
+        (0..self.cons()).map(|c| self.constraint(c)).collect()
     }
 
     pub(crate) fn constraint(&self, c: usize) -> Constraint {
         let (lo, hi) = self.bounds[c];
         Constraint {
-            coeffs: self.leaves().map(|l| l.coeffs[c]).collect(),
+            coeffs: (0..self.ext.len())
+                .map(|k| self.leaf_coeffs(k)[c])
+                .collect(),
             lo,
             hi,
         }
@@ -322,11 +403,11 @@ impl View {
             return false;
         }
         let mut acc = 1i64;
-        for l in self.leaves().collect::<Vec<_>>().into_iter().rev() {
-            if l.extent != 1 && l.stride != acc {
+        for (&e, &s) in self.ext.iter().zip(&self.stride).rev() {
+            if e != 1 && s != acc {
                 return false;
             }
-            acc *= l.extent;
+            acc *= e;
         }
         true
     }
@@ -348,21 +429,19 @@ impl View {
                 what: format!("coordinate {coord:?} in view shape {shape:?}"),
             });
         }
-        let mut x: SmallVec<[i64; 8]> = SmallVec::new();
-        for (dim, &c) in self.dims.iter().zip(coord) {
-            let start = x.len();
+        let mut x: Leaves = SmallVec::from_elem(0, self.ext.len());
+        for (d, (r, &c)) in self.dim_ranges().zip(coord).enumerate() {
             let mut rest = c;
-            if let Some(w) = dim.window {
+            if let Some(w) = self.window(d) {
                 rest += w.start;
                 if !(w.lo..w.hi).contains(&rest) {
                     return Ok(None);
                 }
             }
-            for l in dim.iter().rev() {
-                x.push(rest % l.extent);
-                rest /= l.extent;
+            for k in r.rev() {
+                x[k] = rest % self.ext[k];
+                rest /= self.ext[k];
             }
-            x[start..].reverse();
         }
         Ok(self.eval_leaves(&x))
     }
@@ -370,31 +449,26 @@ impl View {
     /// Offset at leaf coordinates `x`, or `None` where invalid.
     pub(crate) fn eval_leaves(&self, x: &[i64]) -> Option<i64> {
         for (c, &(lo, hi)) in self.bounds.iter().enumerate() {
-            let v: i64 = self.leaves().zip(x).map(|(l, &xi)| l.coeffs[c] * xi).sum();
+            let v: i64 = x
+                .iter()
+                .enumerate()
+                .map(|(k, &xi)| self.leaf_coeffs(k)[c] * xi)
+                .sum();
             if !(lo..hi).contains(&v) {
                 return None;
             }
         }
         Some(
             self.offset
-                + self
-                    .leaves()
-                    .zip(x)
-                    .map(|(l, &xi)| l.stride * xi)
+                + x.iter()
+                    .zip(&self.stride)
+                    .map(|(&xi, &s)| s * xi)
                     .sum::<i64>(),
         )
     }
 
-    pub(crate) fn leaves(&self) -> impl Iterator<Item = &Leaf> + Clone + '_ {
-        self.dims.iter().flat_map(|d| d.leaves.iter())
-    }
-
     pub(crate) fn has_windows(&self) -> bool {
-        self.dims.iter().any(|d| d.window.is_some())
-    }
-
-    pub(crate) fn leaf_extents(&self) -> SmallVec<[i64; 8]> {
-        self.leaves().map(|l| l.extent).collect()
+        !self.windows.is_empty()
     }
 
     /// Whether no element is valid.
@@ -404,7 +478,7 @@ impl View {
     /// assert!(s.views()[0].is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.bounds.len() == 1 && self.leaves().all(|l| l.coeffs[0] == 0) && {
+        self.cons() == 1 && self.coeffs.iter().all(|&a| a == 0) && {
             let (lo, hi) = self.bounds[0];
             lo >= hi
         }
@@ -412,7 +486,7 @@ impl View {
 
     /// Re-establishes the invariants after an op: canonical constraints, and the
     /// offset plus the span of leaf offsets fits `i64` (so evaluation cannot overflow).
-    pub(crate) fn normalize(mut self) -> Result<View> {
+    pub(crate) fn normalize(&mut self) -> Result<()> {
         if !self.bounds.is_empty() {
             self.canonicalize_constraints()?;
         }
@@ -420,30 +494,24 @@ impl View {
             .offset
             .checked_abs()
             .ok_or_else(|| error::overflow("view offset"))?;
-        for l in self.leaves() {
-            let stride = l
-                .stride
+        for (&e, &s) in self.ext.iter().zip(&self.stride) {
+            let s = s
                 .checked_abs()
                 .ok_or_else(|| error::overflow("view stride"))?;
-            let reach = error::mul(stride, l.extent - 1, "view span")?;
-            span = error::add(span, reach, "view span")?;
+            span = error::add(span, error::mul(s, e - 1, "view span")?, "view span")?;
         }
-        Ok(self)
+        Ok(())
     }
 
     fn canonicalize_constraints(&mut self) -> Result<()> {
-        let extents = self.leaf_extents();
-        let rows = (0..self.bounds.len())
+        let rows = (0..self.cons())
             .map(|c| self.constraint(c))
             .collect::<Vec<_>>();
-        let canon = constraint::canonicalize(rows, &extents)?;
-        let mut k = 0;
-        for dim in &mut self.dims {
-            for l in dim.iter_mut() {
-                l.coeffs = canon.iter().map(|c| c.coeffs[k]).collect();
-                k += 1;
-            }
-        }
+        let canon = constraint::canonicalize(rows, &self.ext)?;
+        let n = self.ext.len();
+        self.coeffs = (0..n)
+            .flat_map(|k| canon.iter().map(move |c| c.coeffs[k]))
+            .collect();
         self.bounds = canon.iter().map(|c| (c.lo, c.hi)).collect();
         Ok(())
     }
@@ -468,15 +536,13 @@ impl fmt::Display for View {
         if self.offset != 0 {
             write!(f, "{:+}", self.offset)?;
         }
-        for (d, dim) in self.dims.iter().enumerate() {
-            if let Some(w) = dim.window {
-                let (a, b) = (w.start, w.start + w.extent);
-                write!(
-                    f,
-                    " with d{d} reading [{a},{b}) valid in [{},{})",
-                    w.lo, w.hi
-                )?;
-            }
+        for &(d, w) in &self.windows {
+            let (a, b) = (w.start, w.start + w.extent);
+            write!(
+                f,
+                " with d{d} reading [{a},{b}) valid in [{},{})",
+                w.lo, w.hi
+            )?;
         }
         for (c, con) in self.constraints().iter().enumerate() {
             f.write_str(if c == 0 { " if " } else { " && " })?;

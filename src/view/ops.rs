@@ -5,9 +5,11 @@
 //! the stack), and `Err` when the arguments break tinygrad's preconditions.
 //! Every op is O(leaves · constraints) apart from canonicalisation.
 
+use std::ops::Range;
+
 use smallvec::SmallVec;
 
-use super::{Dim, Leaf, View, Window};
+use super::{Builder, View, Window};
 use crate::error::{self, Error, Result};
 
 fn bad(op: &'static str, why: String) -> Error {
@@ -16,14 +18,14 @@ fn bad(op: &'static str, why: String) -> Error {
 
 impl View {
     fn check_rank(&self, op: &'static str, len: usize) -> Result<()> {
-        if len == self.dims.len() {
+        if len == self.rank() {
             Ok(())
         } else {
             Err(bad(
                 op,
                 format!(
                     "argument has {len} entries but the view has rank {}",
-                    self.dims.len()
+                    self.rank()
                 ),
             ))
         }
@@ -32,7 +34,7 @@ impl View {
     /// Reorders the dimensions; `perm` must be a permutation of `0..rank`.
     pub(crate) fn try_permute(&self, perm: &[usize]) -> Result<View> {
         self.check_rank("permute", perm.len())?;
-        let mut seen = vec![false; perm.len()];
+        let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, perm.len());
         for &p in perm {
             if p >= perm.len() || std::mem::replace(&mut seen[p], true) {
                 return Err(bad(
@@ -41,17 +43,19 @@ impl View {
                 ));
             }
         }
-        let dims = perm.iter().map(|&p| self.dims[p].clone()).collect();
-        Ok(View {
-            dims,
-            ..self.clone()
-        })
+        let mut b = Builder::new(self.bounds.clone(), self.offset);
+        for &p in perm {
+            for k in self.dim_range(p) {
+                b.copy_leaf(self, k);
+            }
+            b.end_dim(self.window(p));
+        }
+        Ok(b.finish())
     }
 
     /// Broadcasts extent-1 dimensions to `shape` (stride 0, constraint coefficient 0).
     pub(crate) fn try_expand(&self, shape: &[i64]) -> Result<View> {
         self.check_rank("expand", shape.len())?;
-        let mut out = self.clone();
         let old = self.shape();
         for (&n, &s) in shape.iter().zip(&old) {
             if n != s && (s != 1 || n < 1) {
@@ -61,21 +65,29 @@ impl View {
                 ));
             }
         }
+        let mut fixed = self.clone();
         for (d, (&n, &s)) in shape.iter().zip(&old).enumerate() {
             if n != s {
                 // The single element reads x = window start (0 without a window).
-                match out.dims[d].window {
-                    Some(w) if !(w.lo..w.hi).contains(&w.start) => out.make_empty(),
-                    w => out.fix_dim(d, w.map_or(0, |w| w.start))?,
+                match fixed.window(d) {
+                    Some(w) if !(w.lo..w.hi).contains(&w.start) => fixed.make_empty(),
+                    w => fixed.fix_dim(d, w.map_or(0, |w| w.start))?,
                 }
-                out.dims[d] = Dim::plain(smallvec::smallvec![Leaf {
-                    extent: n,
-                    stride: 0,
-                    coeffs: SmallVec::from_elem(0, out.bounds.len()),
-                }]);
             }
         }
-        out.tidy()
+        let mut b = Builder::new(fixed.bounds.clone(), fixed.offset);
+        for (d, r) in fixed.dim_ranges().enumerate() {
+            if shape[d] != old[d] {
+                b.leaf(shape[d], 0, std::iter::repeat_n(0, fixed.cons()));
+                b.end_dim(None);
+            } else {
+                r.for_each(|k| b.copy_leaf(&fixed, k));
+                b.end_dim(fixed.window(d));
+            }
+        }
+        let mut out = b.finish();
+        out.tidy()?;
+        Ok(out)
     }
 
     /// Reverses the dimensions marked `true`: every leaf of such a dimension flips.
@@ -83,33 +95,26 @@ impl View {
     /// tinygrad 0.10.3 zips the flags with the shape, so flags past the rank are
     /// ignored; fewer flags than the rank are an error.
     pub(crate) fn try_flip(&self, flags: &[bool]) -> Result<View> {
-        if flags.len() < self.dims.len() {
+        if flags.len() < self.rank() {
             self.check_rank("flip", flags.len())?;
         }
         let mut out = self.clone();
-        for (dim, _) in out.dims.iter_mut().zip(flags).filter(|(_, f)| **f) {
-            let radix = dim.radix();
-            if let Some(w) = &mut dim.window {
+        for (d, r) in self.dim_ranges().enumerate().filter(|&(d, _)| flags[d]) {
+            if let Some(mut w) = out.window(d) {
                 // Reading x = t + o reversed is reading R-1-x = t' + (R - o - E).
+                let radix = out.radix(d);
                 w.start = radix - w.start - w.extent;
                 (w.lo, w.hi) = (radix - w.hi, radix - w.lo);
+                out.set_window(d, Some(w));
             }
-            for l in dim.iter_mut() {
+            for k in r {
                 // x = (n-1) - x': offset gains (n-1)·d, each constraint value a·(n-1).
-                let top = l.extent - 1;
-                out.offset = error::add(
-                    out.offset,
-                    error::mul(top, l.stride, "flip offset")?,
-                    "flip offset",
-                )?;
-                l.stride = -l.stride;
-                for (c, a) in l.coeffs.iter_mut().enumerate() {
-                    shift_bound(&mut out.bounds[c], error::mul(*a, top, "flip bound")?)?;
-                    *a = -*a;
-                }
+                out.substitute(k, out.ext[k] - 1)?;
+                out.negate_leaf(k);
             }
         }
-        out.tidy()
+        out.tidy()?;
+        Ok(out)
     }
 
     /// Keeps `[begin, end)` of each dimension.
@@ -129,29 +134,26 @@ impl View {
             if (b, e) == (0, shape[d]) {
                 continue;
             }
-            let (dims, offset, bounds) = (&mut out.dims, &mut out.offset, &mut out.bounds);
-            let dim = &mut dims[d];
-            match &mut dim.window {
-                Some(w) => {
+            match out.window(d) {
+                Some(mut w) => {
                     w.start += b;
                     w.extent = e - b;
+                    out.set_window(d, Some(w));
                 }
                 None => {
-                    // shrink_leaves edits in place, so it works on copies.
-                    let (mut leaves, mut off, mut bnd) =
-                        (dim.leaves.clone(), *offset, bounds.clone());
-                    if shrink_leaves(&mut leaves, b, e, &mut off, &mut bnd)? {
-                        (dim.leaves, *offset, *bounds) = (leaves, off, bnd);
+                    let mut trial = out.clone();
+                    if trial.shrink_leaves(out.dim_range(d), b, e)? {
+                        out = trial;
                     } else {
-                        let mut w = Window::full(dim.radix());
-                        w.start = b;
-                        w.extent = e - b;
-                        dim.window = Some(w);
+                        let mut w = Window::full(out.radix(d));
+                        (w.start, w.extent) = (b, e - b);
+                        out.set_window(d, Some(w));
                     }
                 }
             }
         }
-        out.tidy().map(Some)
+        out.tidy()?;
+        Ok(Some(out))
     }
 
     /// Pads each dimension with `before` and `after` invalid elements.
@@ -165,35 +167,34 @@ impl View {
             if (b, a) == (0, 0) {
                 continue;
             }
-            let dim = &mut out.dims[d];
-            let inner: i64 = dim[1..].iter().map(|l| l.extent).product();
-            if dim.window.is_some() || b % inner != 0 || a % inner != 0 {
-                let w = dim.window.unwrap_or(Window::full(dim.radix()));
+            let r = out.dim_range(d);
+            let inner: i64 = out.ext[r.start + 1..r.end].iter().product();
+            let window = out.window(d);
+            if window.is_some() || b % inner != 0 || a % inner != 0 {
+                let w = window.unwrap_or(Window::full(out.radix(d)));
                 // Only what the window read so far stays valid.
                 let (lo, hi) = (w.lo.max(w.start), w.hi.min(w.start + w.extent));
                 let extent = error::add(w.extent, error::add(b, a, "pad extent")?, "pad extent")?;
-                dim.window = Some(Window {
-                    extent,
-                    start: w.start - b,
-                    lo,
-                    hi,
-                });
+                out.set_window(
+                    d,
+                    Some(Window {
+                        extent,
+                        start: w.start - b,
+                        lo,
+                        hi,
+                    }),
+                );
                 continue;
             }
-            let (b, a) = (b / inner, a / inner);
-            let n = out.dims[d][0].extent;
+            let (b, a, lead) = (b / inner, a / inner, r.start);
+            let n = out.ext[lead];
             // x = x' - b on the slowest leaf, valid iff b <= x' < b + n.
-            shift_leaf(&mut out, d, -b)?;
-            let lead = &mut out.dims[d][0];
-            lead.extent = error::add(n, error::add(b, a, "pad extent")?, "pad extent")?;
-            out.bounds.push((b, error::add(b, n, "pad bound")?));
-            for (dd, dim) in out.dims.iter_mut().enumerate() {
-                for (k, l) in dim.iter_mut().enumerate() {
-                    l.coeffs.push(i64::from(dd == d && k == 0));
-                }
-            }
+            out.substitute(lead, -b)?;
+            out.ext[lead] = error::add(n, error::add(b, a, "pad extent")?, "pad extent")?;
+            out.add_constraint(lead, b, error::add(b, n, "pad bound")?);
         }
-        out.tidy().map(Some)
+        out.tidy()?;
+        Ok(Some(out))
     }
 
     /// Takes every `step`-th element of each dimension (negative steps flip first).
@@ -202,115 +203,144 @@ impl View {
         if steps.contains(&0) {
             return Err(bad("stride", format!("step 0 in {steps:?}")));
         }
-        let flags: Vec<bool> = steps.iter().map(|&s| s < 0).collect();
+        let flags: SmallVec<[bool; 8]> = steps.iter().map(|&s| s < 0).collect();
         let mut out = self.try_flip(&flags)?;
-        for (dim, &step) in out.dims.iter_mut().zip(steps) {
+        for (d, &step) in steps.iter().enumerate() {
             let step = step.abs();
             if step == 1 {
                 continue;
             }
-            let inner: i64 = dim[1..].iter().map(|l| l.extent).product();
-            if dim.window.is_some() || step % inner != 0 {
+            let r = out.dim_range(d);
+            let inner: i64 = out.ext[r.start + 1..r.end].iter().product();
+            if out.window(d).is_some() || step % inner != 0 {
                 return Ok(None);
             }
             // x = step·x' lands on the slowest leaf only: x_0 = (step/inner)·x'.
-            let k = step / inner;
-            for l in dim[1..].iter_mut() {
-                l.extent = 1;
-            }
-            let lead = &mut dim[0];
-            lead.extent = (lead.extent + k - 1) / k;
-            lead.stride = error::mul(lead.stride, k, "stride")?;
-            for a in lead.coeffs.iter_mut() {
+            let (k, lead) = (step / inner, r.start);
+            out.ext[r.start + 1..r.end].iter_mut().for_each(|e| *e = 1);
+            out.ext[lead] = (out.ext[lead] + k - 1) / k;
+            out.stride[lead] = error::mul(out.stride[lead], k, "stride")?;
+            let c = out.cons();
+            for a in &mut out.coeffs[lead * c..(lead + 1) * c] {
                 *a = error::mul(*a, k, "stride coefficient")?;
             }
         }
-        out.tidy().map(Some)
+        out.tidy()?;
+        Ok(Some(out))
     }
 
     /// Drops extent-1 leaves, coalesces leaves within each dimension where the
-    /// strides and every constraint coefficient allow, and canonicalises.
-    pub(crate) fn tidy(mut self) -> Result<View> {
-        let n = self.bounds.len();
-        for dim in &mut self.dims {
-            if dim.len() == 1 {
-                continue; // nothing to drop or merge
-            }
-            let kept = coalesce_dim(dim);
-            dim.leaves = if kept.is_empty() {
-                smallvec::smallvec![Leaf {
-                    extent: 1,
-                    stride: 0,
-                    coeffs: SmallVec::from_elem(0, n),
-                }]
-            } else {
-                kept
-            };
+    /// strides and every constraint coefficient allow, expresses windows
+    /// leaf-wise where exact, and canonicalises.
+    pub(crate) fn tidy(&mut self) -> Result<()> {
+        if self.dim_ranges().any(|r| self.compressible(r)) {
+            *self = self.coalesce_dims();
         }
-        for d in 0..self.dims.len() {
-            if self.dims[d].window.is_some() {
+        for d in 0..self.rank() {
+            if self.window(d).is_some() {
                 self.unwindow(d)?;
             }
         }
         self.normalize()
     }
-}
 
-/// Constraint-aware coalescing of one dimension's leaves (extent-1 leaves dropped).
-pub(crate) fn coalesce_dim(dim: &[Leaf]) -> SmallVec<[Leaf; 2]> {
-    let mut out: SmallVec<[Leaf; 2]> = SmallVec::new();
-    for l in dim.iter().filter(|l| l.extent != 1) {
-        match out.last_mut() {
-            Some(prev) if mergeable(prev, l) => {
-                prev.extent *= l.extent;
-                prev.stride = l.stride;
-                prev.coeffs.clone_from(&l.coeffs);
-            }
-            _ => out.push(l.clone()),
-        }
+    /// Whether the leaves in `r` hold an extent-1 leaf or a mergeable pair.
+    fn compressible(&self, r: Range<usize>) -> bool {
+        r.len() > 1
+            && (r.clone().any(|k| self.ext[k] == 1)
+                || r.clone().skip(1).any(|k| self.mergeable(k - 1, k)))
     }
-    out
-}
 
-impl View {
+    /// Every dimension's leaves coalesced (constraint-aware), extent-1 ones dropped.
+    fn coalesce_dims(&self) -> View {
+        let mut b = Builder::new(self.bounds.clone(), self.offset);
+        for (d, r) in self.dim_ranges().enumerate() {
+            let mut cur: Option<(i64, usize)> = None; // (extent, leaf giving stride and coefficients)
+            for k in r.filter(|&k| self.ext[k] != 1) {
+                cur = match cur {
+                    Some((e, j)) if self.mergeable(j, k) => Some((e * self.ext[k], k)),
+                    Some((e, j)) => {
+                        b.leaf(e, self.stride[j], self.leaf_coeffs(j).iter().copied());
+                        Some((self.ext[k], k))
+                    }
+                    None => Some((self.ext[k], k)),
+                };
+            }
+            if let Some((e, j)) = cur {
+                b.leaf(e, self.stride[j], self.leaf_coeffs(j).iter().copied());
+            }
+            b.end_dim(self.window(d));
+        }
+        b.finish()
+    }
+
+    /// Leaves `slow` and `fast` merge iff the stride and every coefficient scale
+    /// by `fast`'s extent.
+    pub(crate) fn mergeable(&self, slow: usize, fast: usize) -> bool {
+        let s = self.ext[fast];
+        self.stride[fast].checked_mul(s) == Some(self.stride[slow])
+            && self
+                .leaf_coeffs(slow)
+                .iter()
+                .zip(self.leaf_coeffs(fast))
+                .all(|(&a, &b)| b.checked_mul(s) == Some(a))
+    }
+
+    /// Substitutes `x_k = x_k' + by`: the offset gains `by·d_k`, each constraint
+    /// value `a·by` (so its bounds move by `-a·by`).
+    pub(crate) fn substitute(&mut self, k: usize, by: i64) -> Result<()> {
+        let moved = error::mul(by, self.stride[k], "view offset")?;
+        self.offset = error::add(self.offset, moved, "view offset")?;
+        let c = self.cons();
+        for (bound, &a) in self.bounds.iter_mut().zip(&self.coeffs[k * c..(k + 1) * c]) {
+            shift_bound(bound, error::mul(a, by, "constraint bound")?)?;
+        }
+        Ok(())
+    }
+
+    /// `x_k → -x_k`: negated stride and coefficients.
+    fn negate_leaf(&mut self, k: usize) {
+        self.stride[k] = -self.stride[k];
+        let c = self.cons();
+        self.coeffs[k * c..(k + 1) * c]
+            .iter_mut()
+            .for_each(|a| *a = -*a);
+    }
+
+    /// Appends the constraint `lo <= x_leaf < hi`.
+    fn add_constraint(&mut self, leaf: usize, lo: i64, hi: i64) {
+        let (n, c) = (self.ext.len(), self.cons());
+        let mut coeffs = SmallVec::with_capacity(n * (c + 1));
+        for k in 0..n {
+            coeffs.extend_from_slice(&self.coeffs[k * c..(k + 1) * c]);
+            coeffs.push(i64::from(k == leaf));
+        }
+        self.coeffs = coeffs;
+        self.bounds.push((lo, hi));
+    }
+
     /// Fixes every leaf of dimension `d` at the digits of `x` (or empties the
     /// view when `x` is outside the leaves' range).
     fn fix_dim(&mut self, d: usize, x: i64) -> Result<()> {
-        let radix = self.dims[d].radix();
-        if !(0..radix).contains(&x) {
+        if !(0..self.radix(d)).contains(&x) {
             self.make_empty();
             return Ok(());
         }
         let mut rest = x;
-        for k in (0..self.dims[d].len()).rev() {
-            let l = &mut self.dims[d][k];
-            let digit = rest % l.extent;
-            rest /= l.extent;
-            self.offset = error::add(
-                self.offset,
-                error::mul(digit, l.stride, "view offset")?,
-                "view offset",
-            )?;
-            for (c, &a) in l.coeffs.iter().enumerate() {
-                shift_bound(
-                    &mut self.bounds[c],
-                    error::mul(a, digit, "constraint bound")?,
-                )?;
-            }
-            l.extent = 1;
+        for k in self.dim_range(d).rev() {
+            let digit = rest % self.ext[k];
+            rest /= self.ext[k];
+            self.substitute(k, digit)?;
+            self.ext[k] = 1;
         }
-        self.dims[d].window = None;
+        self.set_window(d, None);
         Ok(())
     }
 
     /// Turns every element invalid (the canonical empty constraint).
     fn make_empty(&mut self) {
         self.bounds = smallvec::smallvec![(0, 0)];
-        for dim in &mut self.dims {
-            for l in dim.iter_mut() {
-                l.coeffs = smallvec::smallvec![0];
-            }
-        }
+        self.coeffs = SmallVec::from_elem(0, self.ext.len());
     }
 
     /// Replaces dimension `d`'s window by leaf-wise terms where that is exact:
@@ -318,79 +348,77 @@ impl View {
     /// aligned to the slowest leaf's blocks, or one over a single leaf; a window
     /// that misses the range empties the view.
     fn unwindow(&mut self, d: usize) -> Result<()> {
-        let Some(w) = self.dims[d].window else {
+        let Some(w) = self.window(d) else {
             return Ok(());
         };
-        let radix = self.dims[d].radix();
+        let (radix, r) = (self.radix(d), self.dim_range(d));
         let (read_lo, read_hi) = (w.start, w.start + w.extent);
         if (read_lo, read_hi) == (0, radix) && (w.lo, w.hi) == (0, radix) {
-            self.dims[d].window = None;
+            self.set_window(d, None);
             return Ok(());
         }
         if read_hi <= w.lo || read_lo >= w.hi || w.lo >= w.hi {
+            // Nothing read is valid: an empty view whose dimension d is one stride-0 leaf.
             self.make_empty();
-            self.dims[d] = Dim::plain(smallvec::smallvec![Leaf {
-                extent: w.extent,
-                stride: 0,
-                coeffs: SmallVec::from_elem(0, 1)
-            }]);
+            let mut b = Builder::new(self.bounds.clone(), self.offset);
+            for (dd, rr) in self.dim_ranges().enumerate() {
+                if dd == d {
+                    b.leaf(w.extent, 0, [0]);
+                    b.end_dim(None);
+                } else {
+                    rr.for_each(|k| b.copy_leaf(self, k));
+                    b.end_dim(self.window(dd));
+                }
+            }
+            *self = b.finish();
             return Ok(());
         }
         if w.lo <= read_lo && read_hi <= w.hi {
             // Everything read is valid: a plain shrink, if leaf-wise.
             let mut trial = self.clone();
-            let (dims, offset, bounds) = (&mut trial.dims, &mut trial.offset, &mut trial.bounds);
-            if shrink_leaves(&mut dims[d], read_lo, read_hi, offset, bounds)? {
-                trial.dims[d].window = None;
+            if trial.shrink_leaves(r.clone(), read_lo, read_hi)? {
+                trial.set_window(d, None);
                 *self = trial;
                 return Ok(());
             }
         }
-        let inner: i64 = self.dims[d][1..].iter().map(|l| l.extent).product();
-        let aligned = [w.start, w.extent, w.lo, w.hi]
+        let inner: i64 = self.ext[r.start + 1..r.end].iter().product();
+        if [w.start, w.extent, w.lo, w.hi]
             .iter()
-            .all(|v| v % inner == 0);
-        if aligned {
+            .all(|v| v % inner == 0)
+        {
             // Slowest leaf reads x0 = t0 + start/inner, valid iff lo/inner <= x0 < hi/inner.
-            let shift = w.start / inner;
-            shift_leaf(self, d, shift)?;
-            self.dims[d][0].extent = w.extent / inner;
-            self.dims[d].window = None;
-            self.bounds
-                .push((w.lo / inner - shift, w.hi / inner - shift));
-            for (dd, dim) in self.dims.iter_mut().enumerate() {
-                for (k, l) in dim.iter_mut().enumerate() {
-                    l.coeffs.push(i64::from(dd == d && k == 0));
-                }
-            }
+            let (shift, lead) = (w.start / inner, r.start);
+            self.substitute(lead, shift)?;
+            self.ext[lead] = w.extent / inner;
+            self.set_window(d, None);
+            self.add_constraint(lead, w.lo / inner - shift, w.hi / inner - shift);
         }
         Ok(())
     }
-}
 
-/// `slow` and `fast` merge iff stride and every coefficient scale by `fast.extent`.
-pub(crate) fn mergeable(slow: &Leaf, fast: &Leaf) -> bool {
-    let s = fast.extent;
-    fast.stride.checked_mul(s) == Some(slow.stride)
-        && slow
-            .coeffs
-            .iter()
-            .zip(&fast.coeffs)
-            .all(|(&a, &b)| b.checked_mul(s) == Some(a))
-}
-
-/// Substitutes `x = x' - by` on the slowest leaf of dimension `d`.
-fn shift_leaf(v: &mut View, d: usize, by: i64) -> Result<()> {
-    let lead = &v.dims[d][0];
-    v.offset = error::add(
-        v.offset,
-        error::mul(by, lead.stride, "view offset")?,
-        "view offset",
-    )?;
-    for (c, &a) in lead.coeffs.iter().enumerate() {
-        shift_bound(&mut v.bounds[c], error::mul(a, by, "constraint bound")?)?;
+    /// Shrinks the dimension made of leaves `r` (slowest first) to `[b, e)` of
+    /// its row-major index, editing in place (callers work on a copy).
+    ///
+    /// Exact when the range is aligned to the slowest leaf's blocks, or lies inside
+    /// one block (then the slowest leaf is fixed and the rest recurses); otherwise
+    /// returns `false`. O(leaves).
+    fn shrink_leaves(&mut self, r: Range<usize>, b: i64, e: i64) -> Result<bool> {
+        let lead = r.start;
+        let inner: i64 = self.ext[lead + 1..r.end].iter().product();
+        let (q, last) = (b / inner, (e - 1) / inner);
+        if b % inner == 0 && e % inner == 0 {
+            self.substitute(lead, q)?;
+            self.ext[lead] = e / inner - q;
+            return Ok(true);
+        }
+        if q == last && r.len() > 1 {
+            self.substitute(lead, q)?;
+            self.ext[lead] = 1;
+            return self.shrink_leaves(lead + 1..r.end, b - q * inner, e - q * inner);
+        }
+        Ok(false)
     }
-    Ok(())
 }
 
 /// A constraint value gains `delta`: bounds on the remaining terms move by `-delta`.
@@ -404,48 +432,4 @@ fn shift_bound(bound: &mut (i64, i64), delta: i64) -> Result<()> {
         .checked_sub(delta)
         .ok_or_else(|| error::overflow("constraint bound"))?;
     Ok(())
-}
-
-/// Shrinks a dimension (leaves slowest first) to `[b, e)` of its row-major index.
-///
-/// Exact when the range is aligned to the slowest leaf's blocks, or lies inside
-/// one block (then the slowest leaf is fixed and the rest recurses); otherwise
-/// returns `false`. O(leaves).
-fn shrink_leaves(
-    leaves: &mut [Leaf],
-    b: i64,
-    e: i64,
-    offset: &mut i64,
-    bounds: &mut [(i64, i64)],
-) -> Result<bool> {
-    let inner: i64 = leaves[1..].iter().map(|l| l.extent).product();
-    let (q, r) = (b / inner, e.div_euclid(inner));
-    let fix = |l: &mut Leaf, by: i64, offset: &mut i64, bounds: &mut [(i64, i64)]| -> Result<()> {
-        *offset = error::add(
-            *offset,
-            error::mul(by, l.stride, "view offset")?,
-            "view offset",
-        )?;
-        for (c, &a) in l.coeffs.iter().enumerate() {
-            shift_bound(&mut bounds[c], error::mul(a, by, "constraint bound")?)?;
-        }
-        Ok(())
-    };
-    if b % inner == 0 && e % inner == 0 {
-        fix(&mut leaves[0], q, offset, bounds)?;
-        leaves[0].extent = r - q;
-        return Ok(true);
-    }
-    if q == (e - 1) / inner && leaves.len() > 1 {
-        fix(&mut leaves[0], q, offset, bounds)?;
-        leaves[0].extent = 1;
-        return shrink_leaves(
-            &mut leaves[1..],
-            b - q * inner,
-            e - q * inner,
-            offset,
-            bounds,
-        );
-    }
-    Ok(false)
 }

@@ -11,7 +11,7 @@
 
 use smallvec::SmallVec;
 
-use super::{unravel, Dim, Leaf, View};
+use super::{unravel, Builder, View};
 use crate::error::Result;
 use crate::flat_view::FlatView;
 
@@ -39,8 +39,7 @@ pub(crate) fn merge_pair(lower: &View, upper: &View) -> Result<Option<View>> {
         }
         lower.eval(&unravel(idx, &below))
     };
-    let extents: Vec<i64> = upper.leaves().map(|l| l.extent).collect();
-    let Some(merged) = fit_flat(&extents, composed)? else {
+    let Some(merged) = fit_flat(&upper.ext, composed)? else {
         return Ok(None);
     };
     Ok(Some(regroup_like(upper, &merged)?))
@@ -56,19 +55,19 @@ fn lower_coords(lower: &View, idx: i64) -> Option<Vec<i64>> {
     let t = unravel(idx, &shape);
     let mut reads = Vec::new();
     let mut digits = Vec::new();
-    for (dim, &tj) in lower.dims.iter().zip(&t) {
+    for (d, (r, &tj)) in lower.dim_ranges().zip(&t).enumerate() {
         let mut x = tj;
-        if let Some(w) = dim.window {
+        if let Some(w) = lower.window(d) {
             x += w.start;
             reads.push(x);
-            if !(0..dim.radix()).contains(&x) {
+            if !(0..lower.radix(d)).contains(&x) {
                 return None;
             }
         }
         let start = digits.len();
-        for l in dim.iter().rev() {
-            digits.push(x % l.extent);
-            x /= l.extent;
+        for k in r.rev() {
+            digits.push(x % lower.ext[k]);
+            x /= lower.ext[k];
         }
         digits[start..].reverse();
     }
@@ -95,18 +94,20 @@ fn merge_affine(lower: &View, upper: &View) -> Result<Option<View>> {
     if !agrees_everywhere(lower, upper, &candidate)? {
         return Ok(None);
     }
-    candidate.tidy().map(Some)
+    let mut candidate = candidate;
+    candidate.tidy()?;
+    Ok(Some(candidate))
 }
 
 /// The composition assuming `lower`'s coordinates are affine in `upper`'s leaves.
 fn affine_candidate(lower: &View, upper: &View) -> Option<View> {
     let z0 = lower_coords(lower, upper.offset)?;
     let mut deltas: Vec<Vec<i64>> = Vec::new();
-    for l in upper.leaves() {
-        if l.extent == 1 {
+    for (&e, &s) in upper.ext.iter().zip(&upper.stride) {
+        if e == 1 {
             deltas.push(vec![0; z0.len()]);
         } else {
-            let z = lower_coords(lower, upper.offset + l.stride)?;
+            let z = lower_coords(lower, upper.offset + s)?;
             deltas.push(z.iter().zip(&z0).map(|(a, b)| a - b).collect());
         }
     }
@@ -118,14 +119,19 @@ fn affine_candidate(lower: &View, upper: &View) -> Option<View> {
             .map(|d| d.iter().enumerate().map(|(k, z)| weight(k) * z).sum())
             .collect(),
     };
-    let windows: Vec<_> = lower.dims.iter().filter_map(|d| d.window).collect();
+    let windows: Vec<_> = lower.windows.iter().map(|&(_, w)| w).collect();
     let w = windows.len();
-    let leaves: Vec<&Leaf> = lower.leaves().collect();
-    let offset = form(&|k| if k < w { 0 } else { leaves[k - w].stride });
+    let offset = form(&|k| if k < w { 0 } else { lower.stride[k - w] });
     let mut rows: Vec<(Affine, (i64, i64))> = (0..lower.bounds.len())
         .map(|c| {
             (
-                form(&|k| if k < w { 0 } else { leaves[k - w].coeffs[c] }),
+                form(&|k| {
+                    if k < w {
+                        0
+                    } else {
+                        lower.leaf_coeffs(k - w)[c]
+                    }
+                }),
                 lower.bounds[c],
             )
         })
@@ -142,26 +148,24 @@ fn affine_candidate(lower: &View, upper: &View) -> Option<View> {
         rows.iter()
             .map(|(f, (lo, hi))| (lo - f.constant, hi - f.constant)),
     );
-    let dims = relabel_leaves(upper, |k, l| Leaf {
-        extent: l.extent,
-        stride: offset.coeffs[k],
-        coeffs: l
-            .coeffs
-            .iter()
-            .copied()
-            .chain(rows.iter().map(|(f, _)| f.coeffs[k]))
-            .collect(),
-    });
-    Some(View {
-        dims,
-        offset: lower.offset + offset.constant,
-        bounds,
-    })
+    let mut b = Builder::new(bounds, lower.offset + offset.constant);
+    for r in upper.dim_ranges() {
+        for k in r {
+            let own = upper.leaf_coeffs(k).iter().copied();
+            b.leaf(
+                upper.ext[k],
+                offset.coeffs[k],
+                own.chain(rows.iter().map(|(f, _)| f.coeffs[k])),
+            );
+        }
+        b.end_dim(None);
+    }
+    Some(b.finish())
 }
 
 /// Whether `candidate` (over `upper`'s leaves) equals `lower ∘ upper` at every element.
 fn agrees_everywhere(lower: &View, upper: &View, candidate: &View) -> Result<bool> {
-    let extents: Vec<i64> = upper.leaves().map(|l| l.extent).collect();
+    let extents = &upper.ext;
     let below = lower.shape();
     let below_size: i64 = below.iter().product();
     let mut y = vec![0i64; extents.len()];
@@ -173,52 +177,29 @@ fn agrees_everywhere(lower: &View, upper: &View, candidate: &View) -> Result<boo
         if candidate.eval_leaves(&y) != truth {
             return Ok(false);
         }
-        step(&mut y, &extents);
+        step(&mut y, extents);
     }
     Ok(true)
 }
 
-/// `upper`'s dimensions with leaf `k` (row-major) replaced by `f(k, leaf)`.
-fn relabel_leaves(upper: &View, mut f: impl FnMut(usize, &Leaf) -> Leaf) -> super::Dims {
-    let mut k = 0;
-    upper
-        .dims
-        .iter()
-        .map(|dim| {
-            let leaves = dim
-                .iter()
-                .map(|l| {
-                    k += 1;
-                    f(k - 1, l)
-                })
-                .collect();
-            Dim::plain(leaves)
-        })
-        .collect()
-}
-
 /// The flat view over `upper`'s leaves, regrouped into `upper`'s dimensions.
 fn regroup_like(upper: &View, merged: &FlatView) -> Result<View> {
-    let mask = merged.mask().map(<[(i64, i64)]>::to_vec);
-    let leaf_count = merged.shape().len();
-    let mut bounds: SmallVec<[(i64, i64); 2]> = SmallVec::new();
-    if let Some(m) = &mask {
-        bounds.extend(m.iter().copied());
+    let n = upper.ext.len();
+    let bounds = merged
+        .mask()
+        .map_or_else(SmallVec::new, SmallVec::from_slice);
+    let masked = merged.mask().is_some();
+    let mut b = Builder::new(bounds, merged.offset());
+    for r in upper.dim_ranges() {
+        for k in r {
+            let unit = (0..n).map(move |j| i64::from(j == k)).filter(|_| masked);
+            b.leaf(upper.ext[k], merged.strides()[k], unit);
+        }
+        b.end_dim(None);
     }
-    let dims = relabel_leaves(upper, |k, l| Leaf {
-        extent: l.extent,
-        stride: merged.strides()[k],
-        coeffs: match &mask {
-            Some(_) => (0..leaf_count).map(|j| i64::from(j == k)).collect(),
-            None => SmallVec::new(),
-        },
-    });
-    View {
-        dims,
-        offset: merged.offset(),
-        bounds,
-    }
-    .tidy()
+    let mut out = b.finish();
+    out.tidy()?;
+    Ok(out)
 }
 
 /// The one flat view (box mask) over `shape` equal to `f`, if any, found by

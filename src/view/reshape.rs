@@ -22,16 +22,25 @@
 
 use smallvec::SmallVec;
 
-use super::ops::mergeable;
-use super::{Dim, Dims, Leaf, View};
+use super::{Builder, View};
 use crate::error::{Error, Result};
 
-type Units = SmallVec<[Unit; 8]>;
+/// A unit of the reshape walk: `extent` leaves' worth of coordinates taking
+/// their stride and coefficients from leaf `src`, or the windowed dimension `src`.
+#[derive(Clone, Copy)]
+struct Unit {
+    extent: i64,
+    src: usize,
+    window: bool,
+}
 
-/// A unit of the reshape walk: a leaf, or a windowed dimension kept whole.
-enum Unit {
-    Leaf(Leaf),
-    Window(Box<Dim>),
+/// What a new dimension receives, fastest first while walking.
+#[derive(Clone, Copy)]
+enum Piece {
+    /// `extent` coordinates of leaf `src`, scaled by `scale`.
+    Leaf { extent: i64, src: usize, scale: i64 },
+    /// The whole windowed dimension `src`.
+    Window { src: usize },
 }
 
 impl View {
@@ -50,71 +59,103 @@ impl View {
                 ),
             });
         }
-        if self.dims.iter().map(Dim::extent).eq(shape.iter().copied()) {
+        if (0..self.rank())
+            .map(|d| self.dim_extent(d))
+            .eq(shape.iter().copied())
+        {
             return Ok(Some(self.clone()));
         }
-        let units = coalesced_units(self);
-        let Some(dims) = regroup(units, shape, self.bounds.len()) else {
+        let units = self.coalesced_units();
+        let Some(pieces) = regroup(&units, shape) else {
             return Ok(None);
         };
-        View {
-            dims,
-            offset: self.offset,
-            bounds: self.bounds.clone(),
-        }
-        .tidy()
-        .map(Some)
+        let mut out = self.assemble(shape, &pieces);
+        out.tidy()?;
+        Ok(Some(out))
     }
-}
 
-/// All units: leaves of plain dimensions (extent-1 dropped, adjacent mergeable
-/// ones merged) and windowed dimensions whole.
-fn coalesced_units(v: &View) -> Units {
-    let mut out = Units::new();
-    for dim in &v.dims {
-        if dim.window.is_some() {
-            if dim.extent() != 1 {
-                out.push(Unit::Window(Box::new(dim.clone())));
-            }
-            continue;
-        }
-        for l in dim.iter().filter(|l| l.extent != 1) {
-            match out.last_mut() {
-                Some(Unit::Leaf(prev)) if mergeable(prev, l) => {
-                    prev.extent *= l.extent;
-                    prev.stride = l.stride;
-                    prev.coeffs.clone_from(&l.coeffs);
+    /// All units: leaves of plain dimensions (extent-1 dropped, adjacent
+    /// mergeable ones merged) and windowed dimensions whole.
+    fn coalesced_units(&self) -> SmallVec<[Unit; 8]> {
+        let mut out: SmallVec<[Unit; 8]> = SmallVec::new();
+        for (d, r) in self.dim_ranges().enumerate() {
+            if let Some(w) = self.window(d) {
+                if w.extent != 1 {
+                    out.push(Unit {
+                        extent: w.extent,
+                        src: d,
+                        window: true,
+                    });
                 }
-                _ => out.push(Unit::Leaf(l.clone())),
+                continue;
+            }
+            for k in r.filter(|&k| self.ext[k] != 1) {
+                match out.last_mut() {
+                    Some(prev) if !prev.window && self.mergeable(prev.src, k) => {
+                        prev.extent *= self.ext[k];
+                        prev.src = k;
+                    }
+                    _ => out.push(Unit {
+                        extent: self.ext[k],
+                        src: k,
+                        window: false,
+                    }),
+                }
             }
         }
+        out
     }
-    out
+
+    /// The view whose dimension `j` holds `pieces` tagged `j` (slowest first).
+    fn assemble(&self, shape: &[i64], pieces: &[(usize, Piece)]) -> View {
+        let mut b = Builder::new(self.bounds.clone(), self.offset);
+        let mut at = 0;
+        for j in 0..shape.len() {
+            let mut window = None;
+            while let Some(&(dim, piece)) = pieces.get(at).filter(|(dim, _)| *dim == j) {
+                debug_assert_eq!(dim, j);
+                match piece {
+                    Piece::Leaf { extent, src, scale } => b.leaf(
+                        extent,
+                        self.stride[src] * scale,
+                        self.leaf_coeffs(src).iter().map(|a| a * scale),
+                    ),
+                    Piece::Window { src } => {
+                        self.dim_range(src).for_each(|k| b.copy_leaf(self, k));
+                        window = self.window(src);
+                    }
+                }
+                at += 1;
+            }
+            b.end_dim(window);
+        }
+        b.finish()
+    }
 }
 
-/// Splits `units` along `shape` from the fastest end; `None` without a common
-/// refinement or when a window would be cut.
-fn regroup(mut units: Units, shape: &[i64], constraints: usize) -> Option<Dims> {
-    let mut dims: Dims = (0..shape.len()).map(|_| Dim::default()).collect();
-    // The unconsumed fast part of the current leaf: extent `rem`, scale `unit`
-    // (its stride and coefficients are the leaf's times `unit`).
-    let (mut rem, mut unit) = (1i64, 1i64);
-    let mut current: Option<Leaf> = None;
-    for (dim, &n) in dims.iter_mut().zip(shape).rev() {
+/// Splits `units` along `shape` from the fastest end into pieces tagged with
+/// their new dimension, slowest first; `None` without a common refinement or
+/// when a window would be cut.
+fn regroup(units: &[Unit], shape: &[i64]) -> Option<SmallVec<[(usize, Piece); 8]>> {
+    let mut pieces: SmallVec<[(usize, Piece); 8]> = SmallVec::new();
+    let mut next = units.len();
+    // The unconsumed fast part of the current leaf unit: extent `rem`, scale `unit`.
+    let (mut rem, mut scale, mut src) = (1i64, 1i64, 0usize);
+    for (j, &n) in shape.iter().enumerate().rev() {
         let mut need = n;
+        let first = pieces.len();
         while need > 1 {
             if rem == 1 {
-                match units.pop()? {
-                    Unit::Window(w) if w.extent() == need && dim.is_empty() => {
-                        *dim = *w;
-                        break;
+                next = next.checked_sub(1)?;
+                let u = units[next];
+                if u.window {
+                    if u.extent != need || pieces.len() != first {
+                        return None;
                     }
-                    Unit::Window(_) => return None,
-                    Unit::Leaf(l) => {
-                        (rem, unit) = (l.extent, 1);
-                        current = Some(l);
-                    }
+                    pieces.push((j, Piece::Window { src: u.src }));
+                    break;
                 }
+                (rem, scale, src) = (u.extent, 1, u.src);
             }
             let take = if rem % need == 0 {
                 need
@@ -123,26 +164,19 @@ fn regroup(mut units: Units, shape: &[i64], constraints: usize) -> Option<Dims> 
             } else {
                 return None;
             };
-            let src = current.as_ref()?;
-            dim.push(Leaf {
-                extent: take,
-                stride: src.stride * unit,
-                coeffs: src.coeffs.iter().map(|a| a * unit).collect(),
-            });
-            unit *= take;
+            pieces.push((
+                j,
+                Piece::Leaf {
+                    extent: take,
+                    src,
+                    scale,
+                },
+            ));
+            scale *= take;
             rem /= take;
             need /= take;
         }
-        if dim.window.is_none() {
-            dim.reverse();
-        }
-        if dim.is_empty() {
-            dim.push(Leaf {
-                extent: 1,
-                stride: 0,
-                coeffs: SmallVec::from_elem(0, constraints),
-            });
-        }
     }
-    Some(dims)
+    pieces.reverse();
+    Some(pieces)
 }

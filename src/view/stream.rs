@@ -43,17 +43,18 @@ impl View {
     /// assert_eq!(all, [Some(2), Some(3), Some(0), Some(1)]);
     /// ```
     pub fn offsets(&self) -> ViewOffsets {
-        let leaves = self.leaves().filter(|l| l.extent != 1);
-        let start: SmallVec<[i64; 2]> = SmallVec::from_elem(0, self.bounds.len());
+        let kept = || (0..self.ext.len()).filter(|&k| self.ext[k] != 1);
         ViewOffsets {
             slow: self.has_windows().then(|| (self.clone(), 0)),
-            extents: leaves.clone().map(|l| l.extent).collect(),
-            strides: leaves.clone().map(|l| l.stride).collect(),
-            coeffs: leaves.map(|l| l.coeffs.clone()).collect(),
+            extents: kept().map(|k| self.ext[k]).collect(),
+            strides: kept().map(|k| self.stride[k]).collect(),
+            coeffs: kept()
+                .map(|k| SmallVec::from_slice(self.leaf_coeffs(k)))
+                .collect(),
             bounds: self.bounds.clone(),
-            digit: self.leaves().filter(|l| l.extent != 1).map(|_| 0).collect(),
+            digit: kept().map(|_| 0).collect(),
             offset: self.offset,
-            values: start,
+            values: SmallVec::from_elem(0, self.cons()),
             remaining: self.size(),
         }
     }
@@ -69,9 +70,7 @@ impl View {
     /// ```
     pub fn fill_offsets(&self, out: &mut [i64], invalid: i64) -> usize {
         if self.bounds.is_empty() && !self.has_windows() {
-            let shape: SmallVec<[i64; 8]> = self.leaves().map(|l| l.extent).collect();
-            let stride: SmallVec<[i64; 8]> = self.leaves().map(|l| l.stride).collect();
-            return Offsets::new(&shape, &stride, self.offset).fill(out);
+            return Offsets::new(&self.ext, &self.stride, self.offset).fill(out);
         }
         if self.has_windows() {
             let mut n = 0;
