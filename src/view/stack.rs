@@ -134,32 +134,41 @@ impl ViewStack {
         self.views.len() == 1 && self.views[0].is_contiguous()
     }
 
-    /// Applies `op` to the top view, pushing a contiguous view when it cannot.
-    fn apply(&self, op: Movement) -> Result<ViewStack> {
+    /// Applies `op` (recorded as `record()` when a log needs it) to the top
+    /// view, pushing a contiguous view when it cannot.
+    fn apply(
+        &self,
+        op: impl Fn(&View) -> Result<Option<View>>,
+        record: impl FnOnce() -> Movement,
+    ) -> Result<ViewStack> {
         let top = self.views.len() - 1;
-        let result = op.apply(&self.views[top])?;
+        let result = op(&self.views[top])?;
+        if top == 0 {
+            if let Some(v) = result {
+                // The common case: one view stays one view, nothing to log.
+                return Ok(ViewStack {
+                    views: smallvec::smallvec![v],
+                    logs: smallvec::smallvec![Vec::new()],
+                });
+            }
+        }
         let mut views: SmallVec<[View; 1]> = self.views[..top].iter().cloned().collect();
         let mut logs = self.logs.clone();
         match result {
             Some(v) => {
                 views.push(v);
-                if top > 0 {
-                    logs[top].push(op);
-                }
+                logs[top].push(record());
             }
             None => {
                 let fresh = View::contiguous(&self.views[top].shape())?;
-                let v = op.apply(&fresh)?.ok_or_else(|| Error::BadMovement {
+                let v = op(&fresh)?.ok_or_else(|| Error::BadMovement {
                     op: "view stack",
                     why: "an op failed on a contiguous view (internal invariant)".into(),
                 })?;
                 views.push(self.views[top].clone());
                 views.push(v);
-                logs.push(vec![op]);
+                logs.push(vec![record()]);
             }
-        }
-        if views.len() == 1 {
-            return Ok(ViewStack { views, logs });
         }
         simplify(views, logs)
     }
@@ -174,7 +183,10 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,3):(3,1)");
     /// ```
     pub fn reshape(&self, shape: &[i64]) -> Result<ViewStack> {
-        self.apply(Movement::Reshape(SmallVec::from_slice(shape)))
+        self.apply(
+            |v| v.try_reshape(shape),
+            || Movement::Reshape(SmallVec::from_slice(shape)),
+        )
     }
 
     /// tinygrad's `permute`.
@@ -187,7 +199,10 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(3,2):(1,3)");
     /// ```
     pub fn permute(&self, perm: &[usize]) -> Result<ViewStack> {
-        self.apply(Movement::Permute(SmallVec::from_slice(perm)))
+        self.apply(
+            |v| v.try_permute(perm).map(Some),
+            || Movement::Permute(SmallVec::from_slice(perm)),
+        )
     }
 
     /// tinygrad's `expand`: extent-1 dimensions broadcast with stride 0.
@@ -200,7 +215,10 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,3):(0,1)");
     /// ```
     pub fn expand(&self, shape: &[i64]) -> Result<ViewStack> {
-        self.apply(Movement::Expand(SmallVec::from_slice(shape)))
+        self.apply(
+            |v| v.try_expand(shape).map(Some),
+            || Movement::Expand(SmallVec::from_slice(shape)),
+        )
     }
 
     /// tinygrad's `pad`: `(before, after)` invalid elements per dimension.
@@ -213,7 +231,10 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "4:1-1 if 1<=x0<3");
     /// ```
     pub fn pad(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(Movement::Pad(SmallVec::from_slice(arg)))
+        self.apply(
+            |v| v.try_pad(arg),
+            || Movement::Pad(SmallVec::from_slice(arg)),
+        )
     }
 
     /// tinygrad's `shrink`: keep `[begin, end)` per dimension (non-empty).
@@ -226,7 +247,10 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,4):(4,1)+4");
     /// ```
     pub fn shrink(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(Movement::Shrink(SmallVec::from_slice(arg)))
+        self.apply(
+            |v| v.try_shrink(arg),
+            || Movement::Shrink(SmallVec::from_slice(arg)),
+        )
     }
 
     /// tinygrad's `flip`.
@@ -239,7 +263,10 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "3:-1+2");
     /// ```
     pub fn flip(&self, flags: &[bool]) -> Result<ViewStack> {
-        self.apply(Movement::Flip(SmallVec::from_slice(flags)))
+        self.apply(
+            |v| v.try_flip(flags).map(Some),
+            || Movement::Flip(SmallVec::from_slice(flags)),
+        )
     }
 
     /// Step slicing per dimension, `x[::step]`; a negative step flips first.
@@ -252,7 +279,10 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "3:2");
     /// ```
     pub fn stride(&self, steps: &[i64]) -> Result<ViewStack> {
-        self.apply(Movement::Stride(SmallVec::from_slice(steps)))
+        self.apply(
+            |v| v.try_stride(steps),
+            || Movement::Stride(SmallVec::from_slice(steps)),
+        )
     }
 
     /// Buffer offset of the element at `coord`, or `None` where it is invalid.
