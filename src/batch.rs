@@ -71,6 +71,7 @@ fn handle(req: &Req) -> Result<Value, String> {
         "eval" => eval(&layout_arg(req, "layout")?),
         "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),
         "flatten" => Ok(flatten(&layout_arg(req, "layout")?)),
+        "merge" => merge(req),
         other => Err(format!("unsupported op '{other}'")),
     }
 }
@@ -92,6 +93,18 @@ fn flatten(l: &Layout) -> Value {
     }
 }
 
+fn merge(req: &Req) -> Result<Value, String> {
+    let view = |field: &str| -> Result<FlatView, String> {
+        let v = req
+            .get(field)
+            .ok_or_else(|| format!("missing view field '{field}'"))?;
+        view_from_json(v, field)
+    };
+    let merged = crate::merge::merge(&view("first")?, &view("second")?)
+        .map_err(|e| format!("merge: {e}"))?;
+    Ok(json!({ "merged": merged.as_ref().map(view_to_json) }))
+}
+
 /// A layout field given as `SHAPE:STRIDE` text.
 pub(crate) fn layout_arg(req: &Req, field: &str) -> Result<Layout, String> {
     let text = req
@@ -110,7 +123,6 @@ pub(crate) fn view_to_json(v: &FlatView) -> Value {
 }
 
 /// A flat view from the protocol's JSON object.
-#[allow(dead_code)] // used by `merge` (issue 5)
 pub(crate) fn view_from_json(v: &Value, field: &str) -> Result<FlatView, String> {
     let ints = |key: &str| -> Result<Vec<i64>, String> {
         v.get(key)
@@ -136,7 +148,6 @@ pub(crate) fn view_from_json(v: &Value, field: &str) -> Result<FlatView, String>
         .map_err(|e| format!("{field}: {e}"))
 }
 
-#[allow(dead_code)]
 fn pair(v: &Value) -> Option<(i64, i64)> {
     match v.as_array()?.as_slice() {
         [b, e] => Some((b.as_i64()?, e.as_i64()?)),
