@@ -16,8 +16,10 @@
 //! Bent boundaries with the same `(w, ρ)/Q` have the same `h`: they form one
 //! [`Group`] whose weight is the sum of their defects.
 
+use super::grid::dot;
 use super::grid::Grid;
 use super::identity::{Boundary, Radix};
+use super::{div_floor, mod_floor, narrow, Ints};
 
 /// `⌊x(i)/Q⌋` minus its affine part: `h(i) = ⌊(rem + ⟨rot, i⟩)/modulus⌋`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,17 +28,14 @@ pub(crate) struct Wrap {
     /// `w = o mod Q`.
     pub(crate) rem: i128,
     /// `ρ`, one entry per grid coordinate.
-    pub(crate) rot: Vec<i128>,
+    pub(crate) rot: Ints,
 }
 
 impl Wrap {
     /// The wrap of `x(i) = offset + ⟨stride, i⟩` at modulus `q > 0`.
-    pub(crate) fn new(q: i128, offset: i128, stride: &[i128]) -> Wrap {
-        let rem = offset.rem_euclid(q);
-        let rot = stride
-            .iter()
-            .map(|&c| c - q * (rem + c).div_euclid(q))
-            .collect();
+    pub(crate) fn new(q: i128, offset: i128, stride: &[i64]) -> Wrap {
+        let rem = mod_floor(offset, q);
+        let rot = stride.iter().map(|&c| rotation(q, rem, c)).collect();
         Wrap {
             modulus: q,
             rem,
@@ -45,33 +44,24 @@ impl Wrap {
     }
 
     /// Smallest and largest `rem + ⟨rot, i⟩` for `0 <= i < ext`.
-    pub(crate) fn range(&self, ext: &[i128]) -> (i128, i128) {
-        self.rot
-            .iter()
-            .zip(ext)
-            .fold((self.rem, self.rem), |(lo, hi), (&r, &e)| {
-                let span = r * (e - 1);
-                (lo + span.min(0), hi + span.max(0))
-            })
-    }
-
-    /// Whether `h ≡ 0` on `0 <= i < ext`.
-    pub(crate) fn is_straight(&self, ext: &[i128]) -> bool {
-        let (lo, hi) = self.range(ext);
-        0 <= lo && hi < self.modulus
+    pub(crate) fn range(&self, ext: &[i64]) -> (i128, i128) {
+        span(self.rem, self.rot.iter().copied(), ext)
     }
 
     /// `h(i)`.
-    pub(crate) fn carry(&self, i: &[i128]) -> i128 {
-        let n = self.rem + self.rot.iter().zip(i).map(|(r, i)| r * i).sum::<i128>();
-        n.div_euclid(self.modulus)
+    pub(crate) fn carry(&self, i: &[i64]) -> i128 {
+        div_floor(self.rem + dot(&self.rot, i), self.modulus)
     }
 
     /// Whether `self` and `other` have the same `h`: equal `(rem, rot)/modulus`.
     fn same_carry(&self, other: &Wrap) -> bool {
         let (p, q) = (self.modulus, other.modulus);
         self.rem * q == other.rem * p
-            && self.rot.iter().zip(&other.rot).all(|(a, b)| a * q == b * p)
+            && self
+                .rot
+                .iter()
+                .zip(&other.rot)
+                .all(|(&a, &b)| i128::from(a) * q == i128::from(b) * p)
     }
 
     /// `+1` when every `rot >= 0` (then `h >= 0`), `−1` when every `rot <= 0`
@@ -85,6 +75,26 @@ impl Wrap {
             0
         }
     }
+}
+
+/// [`Wrap::range`] of `Wrap::new(q, offset, stride)`, without building it.
+pub(crate) fn wrap_range(q: i128, offset: i128, stride: &[i64], ext: &[i64]) -> (i128, i128) {
+    let rem = mod_floor(offset, q);
+    span(rem, stride.iter().map(|&c| rotation(q, rem, c)), ext)
+}
+
+/// `ρ = c − Q·⌊(w + c)/Q⌋`, in `[−w, Q − w)` so it fits 64 bits.
+fn rotation(q: i128, rem: i128, c: i64) -> i64 {
+    let c = i128::from(c);
+    narrow(c - q * div_floor(rem + c, q))
+}
+
+/// Smallest and largest `base + ⟨rot, i⟩` for `0 <= i < ext`.
+fn span(base: i128, rot: impl Iterator<Item = i64>, ext: &[i64]) -> (i128, i128) {
+    rot.zip(ext).fold((base, base), |(lo, hi), (r, &e)| {
+        let s = i128::from(r) * i128::from(e - 1);
+        (lo + s.min(0), hi + s.max(0))
+    })
 }
 
 /// Bent boundaries sharing one carry function.
@@ -114,10 +124,11 @@ pub(crate) fn analyse(radix: &Radix, grid: &Grid) -> Crossing {
     let mut groups: Vec<Group> = Vec::new();
     let mut bent = false;
     for b in radix.boundaries_on(grid.offset, grid.offset + grid.reach()) {
-        let wrap = Wrap::new(b.modulus, grid.offset, &grid.stride);
-        if wrap.is_straight(&grid.ext) {
-            continue;
+        let (lo, hi) = wrap_range(b.modulus, grid.offset, &grid.stride, &grid.ext);
+        if 0 <= lo && hi < b.modulus {
+            continue; // straight
         }
+        let wrap = Wrap::new(b.modulus, grid.offset, &grid.stride);
         bent = true;
         match groups.iter_mut().find(|g| g.wrap.same_carry(&wrap)) {
             Some(g) => {
@@ -151,7 +162,7 @@ pub(crate) fn same_sign(groups: &[Group]) -> bool {
 }
 
 /// `G(i) = Σ_g weight_g·h_g(i)`.
-pub(crate) fn defect_sum(groups: &[Group], i: &[i128]) -> i128 {
+pub(crate) fn defect_sum(groups: &[Group], i: &[i64]) -> i128 {
     groups.iter().map(|g| g.weight * g.wrap.carry(i)).sum()
 }
 
@@ -160,14 +171,14 @@ pub(crate) fn defect_sum(groups: &[Group], i: &[i128]) -> i128 {
 /// wraps and the last index. `G != 0` at any of them proves the map is not
 /// affine. O(g·r) points, O(g·r) each.
 pub(crate) fn witness(groups: &[Group], grid: &Grid) -> bool {
-    let last: Vec<i128> = grid.ext.iter().map(|e| e - 1).collect();
-    let corner = |pick: &dyn Fn(i128) -> bool, rot: &[i128]| -> Vec<i128> {
+    let last: Ints = grid.ext.iter().map(|e| e - 1).collect();
+    let corner = |pick: &dyn Fn(i64) -> bool, rot: &[i64]| -> Ints {
         rot.iter()
             .zip(&last)
             .map(|(&r, &l)| if pick(r) { l } else { 0 })
             .collect()
     };
-    let nonzero = |p: &[i128]| defect_sum(groups, p) != 0;
+    let nonzero = |p: &[i64]| defect_sum(groups, p) != 0;
     if nonzero(&last) {
         return true;
     }
@@ -178,19 +189,23 @@ pub(crate) fn witness(groups: &[Group], grid: &Grid) -> bool {
         }
         for (q, &r) in w.rot.iter().enumerate() {
             // First m with rem + r·m outside [0, Q): where h first changes along q.
+            let r = i128::from(r);
             let first = match r.signum() {
                 1 => (w.modulus - w.rem + r - 1) / r,
                 -1 => w.rem / -r + 1,
                 _ => continue,
             };
-            for m in [first, last[q]] {
-                if m <= last[q] {
-                    let mut p = vec![0; grid.rank()];
-                    p[q] = m;
-                    if nonzero(&p) {
-                        return true;
-                    }
+            if first <= i128::from(last[q]) {
+                let mut p = Ints::from_elem(0, grid.rank());
+                p[q] = narrow(first);
+                if nonzero(&p) {
+                    return true;
                 }
+            }
+            let mut p = Ints::from_elem(0, grid.rank());
+            p[q] = last[q];
+            if nonzero(&p) {
+                return true;
             }
         }
     }
@@ -207,11 +222,11 @@ mod tests {
         Radix::new(&FlatView::new(shape.to_vec(), strides.to_vec(), 0, None).unwrap()).unwrap()
     }
 
-    fn grid(offset: i128, ext: &[i128], stride: &[i128]) -> Grid {
+    fn grid(offset: i128, ext: &[i64], stride: &[i64]) -> Grid {
         Grid {
             offset,
-            ext: ext.to_vec(),
-            stride: stride.to_vec(),
+            ext: ext.into(),
+            stride: stride.into(),
         }
     }
 
@@ -229,7 +244,7 @@ mod tests {
             })
             .collect();
         g.full().for_each(|i| {
-            let affine = base + kappa[0] * i[0] + kappa[1] * i[1];
+            let affine = base + kappa[0] * i128::from(i[0]) + kappa[1] * i128::from(i[1]);
             assert_eq!(g.at(i).div_euclid(6), affine + w.carry(i));
             true
         });

@@ -8,6 +8,9 @@
 //! and `ext_q >= 2`, and no mask. [`Reduced::view`] maps a valid [`Region`] of the
 //! grid and the merged strides back to a view over the second view's shape.
 
+use smallvec::SmallVec;
+
+use super::Ints;
 use crate::error::{Error, Result};
 use crate::flat_view::FlatView;
 
@@ -15,15 +18,15 @@ use crate::flat_view::FlatView;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Grid {
     pub(crate) offset: i128,
-    pub(crate) ext: Vec<i128>,
-    pub(crate) stride: Vec<i128>,
+    pub(crate) ext: Ints,
+    pub(crate) stride: Ints,
 }
 
 /// A box `lo <= i < hi` of grid coordinates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Region {
-    pub(crate) lo: Vec<i128>,
-    pub(crate) hi: Vec<i128>,
+    pub(crate) lo: Ints,
+    pub(crate) hi: Ints,
 }
 
 impl Grid {
@@ -33,8 +36,8 @@ impl Grid {
     }
 
     /// `x(i)`.
-    pub(crate) fn at(&self, i: &[i128]) -> i128 {
-        self.offset + self.stride.iter().zip(i).map(|(c, i)| c * i).sum::<i128>()
+    pub(crate) fn at(&self, i: &[i64]) -> i128 {
+        self.offset + dot(&self.stride, i)
     }
 
     /// `max x − min x = Σ stride_q·(ext_q − 1)`.
@@ -42,22 +45,22 @@ impl Grid {
         self.stride
             .iter()
             .zip(&self.ext)
-            .map(|(c, e)| c * (e - 1))
+            .map(|(&c, &e)| i128::from(c) * i128::from(e - 1))
             .sum()
     }
 
     /// The whole grid as a region.
     pub(crate) fn full(&self) -> Region {
         Region {
-            lo: vec![0; self.rank()],
+            lo: Ints::from_elem(0, self.rank()),
             hi: self.ext.clone(),
         }
     }
 
     /// The sub-grid on `r`, without the coordinates `r` fixes, and for each of
     /// its coordinates the one of `self` it came from.
-    pub(crate) fn restrict(&self, r: &Region) -> (Grid, Vec<usize>) {
-        let kept: Vec<usize> = (0..self.rank())
+    pub(crate) fn restrict(&self, r: &Region) -> (Grid, SmallVec<[usize; 8]>) {
+        let kept: SmallVec<[usize; 8]> = (0..self.rank())
             .filter(|&q| r.hi[q] - r.lo[q] >= 2)
             .collect();
         let sub = Grid {
@@ -85,17 +88,17 @@ impl Region {
         self.lo.iter().zip(&self.hi).any(|(l, h)| l >= h)
     }
 
-    /// Number of points (exact; callers only ask for regions they enumerate).
+    /// Number of points, saturating at `i128::MAX`.
     pub(crate) fn volume(&self) -> i128 {
         self.lo
             .iter()
             .zip(&self.hi)
-            .map(|(l, h)| (h - l).max(0))
-            .product()
+            .map(|(l, h)| i128::from((h - l).max(0)))
+            .fold(1, i128::saturating_mul)
     }
 
     /// Calls `f` on every point, row-major; stops early when `f` returns false.
-    pub(crate) fn for_each(&self, mut f: impl FnMut(&[i128]) -> bool) {
+    pub(crate) fn for_each(&self, mut f: impl FnMut(&[i64]) -> bool) {
         if self.is_empty() {
             return;
         }
@@ -120,6 +123,14 @@ impl Region {
     }
 }
 
+/// `⟨a, b⟩` in `i128`.
+pub(crate) fn dot(a: &[i64], b: &[i64]) -> i128 {
+    a.iter()
+        .zip(b)
+        .map(|(&a, &b)| i128::from(a) * i128::from(b))
+        .sum()
+}
+
 /// How one dimension of the second view relates to the grid.
 #[derive(Clone, Copy, Debug)]
 enum Dim {
@@ -133,25 +144,24 @@ enum Dim {
 #[derive(Clone, Debug)]
 pub(crate) struct Reduced {
     pub(crate) grid: Grid,
-    dims: Vec<Dim>,
+    dims: SmallVec<[Dim; 8]>,
 }
 
 impl Reduced {
     /// The reduction of `second`, or `None` when its mask excludes every index.
     /// The caller has checked that `second` has elements.
     pub(crate) fn new(second: &FlatView) -> Option<Reduced> {
-        let full: Vec<(i64, i64)> = second.shape().iter().map(|&s| (0, s)).collect();
-        let mask = second.mask().unwrap_or(&full);
-        if mask.iter().any(|&(b, e)| b >= e) {
-            return None;
-        }
         let mut grid = Grid {
             offset: i128::from(second.offset()),
-            ext: Vec::new(),
-            stride: Vec::new(),
+            ext: Ints::new(),
+            stride: Ints::new(),
         };
-        let mut dims = Vec::with_capacity(mask.len());
-        for (&c, &(b, e)) in second.strides().iter().zip(mask) {
+        let mut dims = SmallVec::new();
+        for (d, (&s, &c)) in second.shape().iter().zip(second.strides()).enumerate() {
+            let (b, e) = second.mask().map_or((0, s), |m| m[d]);
+            if b >= e {
+                return None;
+            }
             if e - b < 2 || c == 0 {
                 grid.offset += i128::from(c) * i128::from(b);
                 dims.push(Dim::Fixed { begin: b, end: e });
@@ -164,33 +174,33 @@ impl Reduced {
                 base,
                 flip,
             });
-            grid.ext.push(i128::from(e - b));
-            grid.stride.push(i128::from(c).abs());
+            grid.ext.push(e - b);
+            grid.stride.push(c.abs());
         }
         Some(Reduced { grid, dims })
     }
 
-    /// The view over `shape` that is valid exactly on `valid` (grid coordinates),
-    /// has stride `tau[q]` along grid coordinate `q`, and the value `base_value` at
-    /// `valid.lo`.
+    /// The view over `shape` that is valid exactly on `valid` (grid coordinates;
+    /// `None` for the whole grid), has stride `tau[q]` along grid coordinate `q`,
+    /// and the value `base_value` at the region's lowest corner.
     ///
     /// # Errors
     /// [`Error::Overflow`] when the offset leaves `i64`.
     pub(crate) fn view(
         &self,
         shape: &[i64],
-        valid: &Region,
-        tau: &[i128],
+        valid: Option<&Region>,
+        tau: &[i64],
         base_value: i128,
     ) -> Result<FlatView> {
         let mut strides = Vec::with_capacity(shape.len());
-        let mut mask = Vec::with_capacity(shape.len());
+        let mut mask: SmallVec<[(i64, i64); 8]> = SmallVec::new();
         let mut offset = base_value;
         for d in &self.dims {
             let (stride, begin, end, at_base) = match *d {
                 Dim::Fixed { begin, end } => (0, begin, end, begin),
                 Dim::Kept { q, base, flip } => {
-                    let (lo, hi) = (to_i64(valid.lo[q])?, to_i64(valid.hi[q])?);
+                    let (lo, hi) = valid.map_or((0, self.grid.ext[q]), |r| (r.lo[q], r.hi[q]));
                     if flip {
                         (-tau[q], base - hi + 1, base - lo + 1, base - lo)
                     } else {
@@ -198,8 +208,8 @@ impl Reduced {
                     }
                 }
             };
-            offset -= stride * i128::from(at_base);
-            strides.push(to_i64(stride)?);
+            offset -= i128::from(stride) * i128::from(at_base);
+            strides.push(stride);
             mask.push((begin, end));
         }
         let full = mask.iter().zip(shape).all(|(&(b, e), &s)| b == 0 && e == s);
@@ -207,7 +217,7 @@ impl Reduced {
             shape.to_vec(),
             strides,
             to_i64(offset)?,
-            (!full).then_some(mask),
+            (!full).then(|| mask.to_vec()),
         ))
     }
 }
@@ -247,8 +257,8 @@ mod tests {
         )
         .unwrap();
         let red = Reduced::new(&second).unwrap();
-        assert_eq!(red.grid.ext, [2, 4]);
-        assert_eq!(red.grid.stride, [7, 2]);
+        assert_eq!(red.grid.ext.as_slice(), [2, 4]);
+        assert_eq!(red.grid.stride.as_slice(), [7, 2]);
         let mut seen = Vec::new();
         red.grid.full().for_each(|i| {
             seen.push(red.grid.at(i));
@@ -269,8 +279,8 @@ mod tests {
     #[test]
     fn region_iterates_row_major() {
         let r = Region {
-            lo: vec![1, 0],
-            hi: vec![3, 2],
+            lo: Ints::from_slice(&[1, 0]),
+            hi: Ints::from_slice(&[3, 2]),
         };
         let mut pts = Vec::new();
         r.for_each(|i| {

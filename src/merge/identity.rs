@@ -17,6 +17,9 @@
 //! digit's constraint is always present and has no modulus, which is where
 //! "`x` outside `[0, N)` is invalid" lives.
 
+use smallvec::SmallVec;
+
+use super::{div_floor, mod_floor};
 use crate::flat_view::FlatView;
 
 /// A boundary between digits `l` and `l+1` whose defect is not zero.
@@ -37,15 +40,23 @@ pub(crate) struct Constraint {
     pub(crate) hi: i128,
 }
 
+/// One dimension of the first view (extent >= 2), stored in 64 bits: every
+/// field is bounded by [`MAX_SPAN`](super::MAX_SPAN).
+#[derive(Clone, Copy, Debug)]
+struct Digit {
+    ext: i64,
+    stride: i64,
+    /// Valid digits `[lo, hi)` (the whole extent when unmasked).
+    lo: i64,
+    hi: i64,
+    /// `P_l`.
+    place: i64,
+}
+
 /// The first view of a merge, as digits.
 #[derive(Clone, Debug)]
 pub(crate) struct Radix {
-    ext: Vec<i128>,
-    stride: Vec<i128>,
-    /// Valid digits `[begin, end)` per dimension (the whole extent when unmasked).
-    mask: Vec<(i128, i128)>,
-    /// `P_l`.
-    place: Vec<i128>,
+    digits: SmallVec<[Digit; 8]>,
     offset: i128,
 }
 
@@ -54,83 +65,78 @@ impl Radix {
     /// or an empty mask interval). Callers have bounded `v`'s size by
     /// [`MAX_SPAN`](super::MAX_SPAN), so the products here fit.
     pub(crate) fn new(v: &FlatView) -> Option<Radix> {
-        let full: Vec<(i64, i64)> = v.shape().iter().map(|&s| (0, s)).collect();
-        let mask = v.mask().unwrap_or(&full);
-        if v.shape().contains(&0) || mask.iter().any(|&(b, e)| b >= e) {
-            return None;
-        }
-        let mut r = Radix {
-            ext: Vec::new(),
-            stride: Vec::new(),
-            mask: Vec::new(),
-            place: Vec::new(),
-            offset: i128::from(v.offset()),
-        };
-        for ((&s, &st), &(b, e)) in v.shape().iter().zip(v.strides()).zip(mask) {
-            if s > 1 {
-                r.ext.push(i128::from(s));
-                r.stride.push(i128::from(st));
-                r.mask.push((i128::from(b), i128::from(e)));
+        let mut digits: SmallVec<[Digit; 8]> = SmallVec::new();
+        for (d, (&ext, &stride)) in v.shape().iter().zip(v.strides()).enumerate() {
+            let (lo, hi) = v.mask().map_or((0, ext), |m| m[d]);
+            if lo >= hi {
+                return None; // also an extent of 0
+            }
+            if ext > 1 {
+                digits.push(Digit {
+                    ext,
+                    stride,
+                    lo,
+                    hi,
+                    place: 1,
+                });
             }
         }
-        if r.ext.is_empty() {
+        if digits.is_empty() {
             // A single element: one digit of extent 1 keeps "x must be 0".
-            r.ext.push(1);
-            r.stride.push(0);
-            r.mask.push((0, 1));
+            digits.push(Digit {
+                ext: 1,
+                stride: 0,
+                lo: 0,
+                hi: 1,
+                place: 1,
+            });
         }
-        let mut acc = 1i128;
-        r.place = r
-            .ext
-            .iter()
-            .rev()
-            .map(|&s| {
-                let p = acc;
-                acc *= s;
-                p
-            })
-            .collect();
-        r.place.reverse();
-        Some(r)
+        let mut acc = 1;
+        for d in digits.iter_mut().rev() {
+            d.place = acc;
+            acc *= d.ext;
+        }
+        Some(Radix {
+            digits,
+            offset: i128::from(v.offset()),
+        })
     }
 
-    /// Number of digits.
-    pub(crate) fn rank(&self) -> usize {
-        self.ext.len()
-    }
-
-    /// `digit_l(x)`; the outermost digit keeps the whole quotient.
-    pub(crate) fn digit(&self, x: i128, l: usize) -> i128 {
-        let q = x.div_euclid(self.place[l]);
-        if l == 0 {
-            q
-        } else {
-            q.rem_euclid(self.ext[l])
-        }
+    /// `(digit_l(x), dimension l)` for every `l`; the outermost digit keeps the
+    /// whole quotient.
+    fn digits_of(&self, x: i128) -> impl Iterator<Item = (i128, &Digit)> + '_ {
+        self.digits.iter().enumerate().map(move |(l, d)| {
+            let q = div_floor(x, d.place.into());
+            (
+                if l == 0 {
+                    q
+                } else {
+                    mod_floor(q, d.ext.into())
+                },
+                d,
+            )
+        })
     }
 
     /// The first view's offset at flat index `x` (meaningful where `x` is valid).
     pub(crate) fn value(&self, x: i128) -> i128 {
-        (0..self.rank()).fold(self.offset, |acc, l| {
-            acc + self.stride[l] * self.digit(x, l)
-        })
+        self.digits_of(x)
+            .fold(self.offset, |acc, (q, d)| acc + i128::from(d.stride) * q)
     }
 
     /// Whether flat index `x` addresses a valid element: `0 <= x < N` and every
     /// digit inside its mask.
     pub(crate) fn valid(&self, x: i128) -> bool {
-        (0..self.rank()).all(|l| {
-            let d = self.digit(x, l);
-            self.mask[l].0 <= d && d < self.mask[l].1
-        })
+        self.digits_of(x)
+            .all(|(q, d)| i128::from(d.lo) <= q && q < i128::from(d.hi))
     }
 
     /// The active boundaries, outermost first.
     pub(crate) fn boundaries(&self) -> impl Iterator<Item = Boundary> + '_ {
-        (0..self.rank().saturating_sub(1)).filter_map(move |l| {
-            let defect = self.stride[l] - self.ext[l + 1] * self.stride[l + 1];
+        self.digits.windows(2).filter_map(|w| {
+            let defect = i128::from(w[0].stride) - i128::from(w[1].ext) * i128::from(w[1].stride);
             (defect != 0).then_some(Boundary {
-                modulus: self.place[l],
+                modulus: w[0].place.into(),
                 defect,
             })
         })
@@ -144,21 +150,27 @@ impl Radix {
     /// at one place add up, and boundaries with no multiple in `(lo, hi]` drop out.
     /// The result equals [`boundaries`](Self::boundaries) up to a constant on
     /// `[lo, hi]`. O(k²).
-    pub(crate) fn boundaries_on(&self, lo: i128, hi: i128) -> Vec<Boundary> {
-        let count = |q: i128| hi.div_euclid(q) - lo.div_euclid(q);
-        let mut out: Vec<Boundary> = Vec::new();
+    pub(crate) fn boundaries_on(&self, lo: i128, hi: i128) -> SmallVec<[Boundary; 8]> {
+        // (place, multiples of it in (lo, hi]), finest first.
+        let counts: SmallVec<[(i128, i128); 8]> = self
+            .digits
+            .iter()
+            .rev()
+            .map(|d| {
+                let p = i128::from(d.place);
+                (p, div_floor(hi, p) - div_floor(lo, p))
+            })
+            .collect();
+        let mut out: SmallVec<[Boundary; 8]> = SmallVec::new();
         for b in self.boundaries() {
-            let n = count(b.modulus);
+            let n = div_floor(hi, b.modulus) - div_floor(lo, b.modulus);
             if n == 0 {
                 continue;
             }
-            let modulus = self
-                .place
+            let modulus = counts
                 .iter()
-                .rev()
-                .copied()
-                .find(|&p| count(p) == n)
-                .unwrap_or(b.modulus);
+                .find(|&&(_, c)| c == n)
+                .map_or(b.modulus, |&(p, _)| p);
             match out.iter_mut().find(|o| o.modulus == modulus) {
                 Some(o) => o.defect += b.defect,
                 None => out.push(Boundary {
@@ -173,15 +185,16 @@ impl Radix {
 
     /// The digit masks as conditions on `x`: the outermost always (it bounds `x`
     /// to `[0, N)`), the others where the mask is not the whole extent.
-    pub(crate) fn constraints(&self) -> Vec<Constraint> {
-        (0..self.rank())
-            .filter(|&l| l == 0 || self.mask[l] != (0, self.ext[l]))
-            .map(|l| Constraint {
-                modulus: (l > 0).then(|| self.place[l - 1]),
-                lo: self.mask[l].0 * self.place[l],
-                hi: self.mask[l].1 * self.place[l],
+    pub(crate) fn constraints(&self) -> impl Iterator<Item = Constraint> + '_ {
+        self.digits
+            .iter()
+            .enumerate()
+            .filter(|&(l, d)| l == 0 || (d.lo, d.hi) != (0, d.ext))
+            .map(|(l, d)| Constraint {
+                modulus: (l > 0).then(|| self.digits[l - 1].place.into()),
+                lo: i128::from(d.lo) * i128::from(d.place),
+                hi: i128::from(d.hi) * i128::from(d.place),
             })
-            .collect()
     }
 }
 
@@ -238,7 +251,7 @@ mod tests {
     fn constraints_match_validity() {
         let r = radix(&[4, 3, 5], &[1, 1, 1], Some(vec![(1, 4), (0, 2), (2, 5)]));
         for x in -20i128..80 {
-            let by_constraints = r.constraints().iter().all(|c| {
+            let by_constraints = r.constraints().all(|c| {
                 let y = c.modulus.map_or(x, |q| x.rem_euclid(q));
                 c.lo <= y && y < c.hi
             });

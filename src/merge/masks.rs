@@ -24,10 +24,13 @@
 //!    found can prove "not a box": at most 2^6·6·64 evaluations.
 //! 4. **Enumeration.** Visit every point of the region (O(volume·k)).
 
-use super::crossing::Wrap;
+use super::crossing::{wrap_range, Wrap};
 use super::grid::{Grid, Region};
 use super::identity::{Constraint, Radix};
-use super::{ceil_div, MaskRule};
+use smallvec::SmallVec;
+
+use super::grid::dot;
+use super::{ceil_div, div_floor, narrow, Ints, MaskRule};
 
 /// Most stripe choices tried before giving up on step 2.
 pub(crate) const MAX_STRIPE_CHOICES: i128 = 64;
@@ -38,11 +41,13 @@ const MAX_PROBE_RANK: usize = 6;
 /// Valid points kept from the line probes for the "points between" check.
 const MAX_PROBE_POINTS: usize = 8;
 /// Lines are probed when at most this long.
-const MAX_PROBE_LINE: i128 = 64;
+const MAX_PROBE_LINE: i64 = 64;
 
 /// The valid set of a grid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Valid {
+    /// Every point is valid.
+    All,
     /// No point is valid.
     Empty,
     /// The valid points do not form a box.
@@ -55,10 +60,12 @@ pub(crate) enum Valid {
 #[derive(Clone, Debug)]
 struct Slab {
     w: i128,
-    a: Vec<i128>,
+    a: Ints,
     lo: i128,
     hi: i128,
 }
+
+type Slabs = SmallVec<[Slab; 4]>;
 
 /// A constraint of several stripes over the current region.
 #[derive(Clone, Debug)]
@@ -71,28 +78,36 @@ struct Striped {
 
 enum Propagated {
     Empty,
-    Done,
+    /// A fixpoint; whether the region moved on the way.
+    Done(bool),
     GaveUp,
 }
 
 /// The valid set of `grid` under `radix`'s masks, and the step that settled it.
 pub(crate) fn valid_region(radix: &Radix, grid: &Grid) -> (Valid, MaskRule) {
-    let constraints = radix.constraints();
+    if radix.constraints().all(|c| holds_everywhere(&c, grid)) {
+        return (Valid::All, MaskRule::Full);
+    }
     let mut region = grid.full();
+    let constraints: SmallVec<[Constraint; 8]> = radix.constraints().collect();
     let mut rule = MaskRule::Full;
     let (slabs, striped) = loop {
         let (slabs, striped) = classify(&constraints, grid, &region);
-        let before = region.clone();
         match propagate(&slabs, &mut region) {
             Propagated::Empty => return (Valid::Empty, MaskRule::Propagation),
             Propagated::GaveUp => return undecided(radix, grid, &region),
-            Propagated::Done if region == before => break (slabs, striped),
-            Propagated::Done => rule = MaskRule::Propagation,
+            Propagated::Done(false) => break (slabs, striped),
+            Propagated::Done(true) => rule = MaskRule::Propagation,
         }
     };
     if striped.is_empty() {
         if contained(&slabs, &region) {
-            return (Valid::Box(region), rule);
+            let valid = if rule == MaskRule::Full {
+                Valid::All
+            } else {
+                Valid::Box(region)
+            };
+            return (valid, rule);
         }
     } else if let Some(v) = stripes(&slabs, &striped, &region) {
         return (v, MaskRule::Stripes);
@@ -108,12 +123,28 @@ fn undecided(radix: &Radix, grid: &Grid, region: &Region) -> (Valid, MaskRule) {
     (enumerate(radix, grid, region), MaskRule::Enumeration)
 }
 
+/// Whether `c` holds at every grid point: one stripe, inside it. O(r), no allocation.
+fn holds_everywhere(c: &Constraint, grid: &Grid) -> bool {
+    let (min, max) = match c.modulus {
+        None => (grid.offset, grid.offset + grid.reach()),
+        Some(q) => {
+            let (min, max) = wrap_range(q, grid.offset, &grid.stride, &grid.ext);
+            let n = div_floor(min, q);
+            if div_floor(max, q) != n {
+                return false;
+            }
+            (min - n * q, max - n * q)
+        }
+    };
+    c.lo <= min && max < c.hi
+}
+
 /// Splits the constraints over `region` into slabs and multi-stripe ones.
-fn classify(constraints: &[Constraint], grid: &Grid, region: &Region) -> (Vec<Slab>, Vec<Striped>) {
-    let mut slabs = Vec::new();
+fn classify(constraints: &[Constraint], grid: &Grid, region: &Region) -> (Slabs, Vec<Striped>) {
+    let mut slabs = Slabs::new();
     let mut striped = Vec::new();
     let base = grid.at(&region.lo);
-    let ext: Vec<i128> = region
+    let ext: Ints = region
         .lo
         .iter()
         .zip(&region.hi)
@@ -132,14 +163,8 @@ fn classify(constraints: &[Constraint], grid: &Grid, region: &Region) -> (Vec<Sl
         let wrap = Wrap::new(q, base, &grid.stride);
         let (min, max) = wrap.range(&ext);
         // In absolute coordinates: L(i) = rem + ⟨rot, i − region.lo⟩.
-        let w = wrap.rem
-            - wrap
-                .rot
-                .iter()
-                .zip(&region.lo)
-                .map(|(r, l)| r * l)
-                .sum::<i128>();
-        let (first, last) = (min.div_euclid(q), max.div_euclid(q));
+        let w = wrap.rem - dot(&wrap.rot, &region.lo);
+        let (first, last) = (div_floor(min, q), div_floor(max, q));
         let slab = Slab {
             w,
             a: wrap.rot,
@@ -174,7 +199,8 @@ impl Slab {
         (0..r.rank())
             .filter(|&q| Some(q) != skip)
             .fold((self.w, self.w), |(lo, hi), q| {
-                let (x, y) = (self.a[q] * r.lo[q], self.a[q] * (r.hi[q] - 1));
+                let a = i128::from(self.a[q]);
+                let (x, y) = (a * i128::from(r.lo[q]), a * i128::from(r.hi[q] - 1));
                 (lo + x.min(y), hi + x.max(y))
             })
     }
@@ -188,6 +214,7 @@ impl Slab {
 /// Shrinks `r` to the bounds the slabs imply, coordinate by coordinate, until
 /// nothing moves.
 fn propagate(slabs: &[Slab], r: &mut Region) -> Propagated {
+    let mut moved_any = false;
     for _ in 0..MAX_ROUNDS {
         let mut moved = false;
         for s in slabs {
@@ -195,7 +222,7 @@ fn propagate(slabs: &[Slab], r: &mut Region) -> Propagated {
                 return Propagated::Empty;
             }
             for q in 0..r.rank() {
-                let a = s.a[q];
+                let a = i128::from(s.a[q]);
                 if a == 0 {
                     continue;
                 }
@@ -203,11 +230,13 @@ fn propagate(slabs: &[Slab], r: &mut Region) -> Propagated {
                 let (min_rest, max_rest) = s.range(r, Some(q));
                 let (down, up) = (s.lo - max_rest, s.hi - 1 - min_rest);
                 let (first, last) = if a > 0 {
-                    (ceil_div(down, a), up.div_euclid(a))
+                    (ceil_div(down, a), div_floor(up, a))
                 } else {
-                    (ceil_div(-up, -a), (-down).div_euclid(-a))
+                    (ceil_div(-up, -a), div_floor(-down, -a))
                 };
-                let (lo, hi) = (r.lo[q].max(first), r.hi[q].min(last + 1));
+                // Clamped to the old bounds, so the new ones fit 64 bits.
+                let lo = narrow(i128::from(r.lo[q]).max(first).min(i128::from(r.hi[q])));
+                let hi = narrow(i128::from(r.hi[q]).min(last + 1).max(i128::from(lo)));
                 if lo >= hi {
                     return Propagated::Empty;
                 }
@@ -218,8 +247,9 @@ fn propagate(slabs: &[Slab], r: &mut Region) -> Propagated {
             }
         }
         if !moved {
-            return Propagated::Done;
+            return Propagated::Done(moved_any);
         }
+        moved_any = true;
     }
     Propagated::GaveUp
 }
@@ -235,9 +265,9 @@ fn stripes(slabs: &[Slab], striped: &[Striped], region: &Region) -> Option<Valid
         .try_fold(1i128, |n, s| n.checked_mul(s.last - s.first + 1))
         .filter(|&n| n <= MAX_STRIPE_CHOICES)?;
     let mut pieces: Vec<Region> = Vec::new();
-    let mut pick: Vec<i128> = striped.iter().map(|s| s.first).collect();
+    let mut pick: SmallVec<[i128; 4]> = striped.iter().map(|s| s.first).collect();
     for _ in 0..choices {
-        let mut all = slabs.to_vec();
+        let mut all: Slabs = slabs.iter().cloned().collect();
         all.extend(
             striped
                 .iter()
@@ -248,8 +278,8 @@ fn stripes(slabs: &[Slab], striped: &[Striped], region: &Region) -> Option<Valid
         match propagate(&all, &mut piece) {
             Propagated::Empty => {}
             Propagated::GaveUp => return None,
-            Propagated::Done if contained(&all, &piece) => pieces.push(piece),
-            Propagated::Done => return None,
+            Propagated::Done(_) if contained(&all, &piece) => pieces.push(piece),
+            Propagated::Done(_) => return None,
         }
         // Next choice (odometer).
         for (p, s) in pick.iter_mut().zip(striped).rev() {
@@ -284,14 +314,14 @@ fn stripes(slabs: &[Slab], striped: &[Striped], region: &Region) -> Option<Valid
 /// corners, the lines along each coordinate through each corner (when at most
 /// [`MAX_PROBE_LINE`] long), and the points between valid points found on them.
 fn probe_not_box(radix: &Radix, grid: &Grid, region: &Region) -> bool {
-    let valid = |i: &[i128]| radix.valid(grid.at(i));
+    let valid = |i: &[i64]| radix.valid(grid.at(i));
     let moving: Vec<usize> = (0..region.rank())
         .filter(|&q| region.hi[q] - region.lo[q] >= 2)
         .collect();
     if moving.len() > MAX_PROBE_RANK {
         return false;
     }
-    let corner = |bits: usize| -> Vec<i128> {
+    let corner = |bits: usize| -> Ints {
         let mut p = region.lo.clone();
         for (k, &q) in moving.iter().enumerate() {
             if bits >> k & 1 == 1 {
@@ -300,7 +330,7 @@ fn probe_not_box(radix: &Radix, grid: &Grid, region: &Region) -> bool {
         }
         p
     };
-    let corners: Vec<Vec<i128>> = (0..1usize << moving.len()).map(corner).collect();
+    let corners: Vec<Ints> = (0..1usize << moving.len()).map(corner).collect();
     let valid_bits: Vec<usize> = (0..corners.len()).filter(|&b| valid(&corners[b])).collect();
     let (and, or) = valid_bits
         .iter()
@@ -308,14 +338,14 @@ fn probe_not_box(radix: &Radix, grid: &Grid, region: &Region) -> bool {
     if !valid_bits.is_empty() && valid_bits.len() != 1 << (and ^ or).count_ones() {
         return true;
     }
-    let mut found: Vec<Vec<i128>> = Vec::new();
+    let mut found: Vec<Ints> = Vec::new();
     for p in &corners {
         for &q in &moving {
             if region.hi[q] - region.lo[q] > MAX_PROBE_LINE {
                 continue;
             }
             let mut line = p.clone();
-            let hits: Vec<i128> = (region.lo[q]..region.hi[q])
+            let hits: Vec<i64> = (region.lo[q]..region.hi[q])
                 .filter(|&m| {
                     line[q] = m;
                     valid(&line)
@@ -324,7 +354,7 @@ fn probe_not_box(radix: &Radix, grid: &Grid, region: &Region) -> bool {
             let Some((&first, &last)) = hits.first().zip(hits.last()) else {
                 continue;
             };
-            if last - first + 1 != hits.len() as i128 {
+            if last - first + 1 != hits.len() as i64 {
                 return true;
             }
             if found.len() < MAX_PROBE_POINTS {
@@ -357,7 +387,7 @@ fn enumerate(radix: &Radix, grid: &Grid, region: &Region) -> Valid {
         if radix.valid(grid.at(i)) {
             count += 1;
             let h = hull.get_or_insert_with(|| Region {
-                lo: i.to_vec(),
+                lo: Ints::from_slice(i),
                 hi: i.iter().map(|v| v + 1).collect(),
             });
             for (q, &v) in i.iter().enumerate() {
@@ -383,15 +413,15 @@ mod tests {
     fn setup(
         first: (&[i64], Vec<(i64, i64)>),
         offset: i128,
-        ext: &[i128],
-        stride: &[i128],
+        ext: &[i64],
+        stride: &[i64],
     ) -> (Radix, Grid) {
         let n = first.0.len();
         let v = FlatView::new(first.0.to_vec(), vec![1; n], 0, Some(first.1)).unwrap();
         let grid = Grid {
             offset,
-            ext: ext.to_vec(),
-            stride: stride.to_vec(),
+            ext: ext.into(),
+            stride: stride.into(),
         };
         (Radix::new(&v).unwrap(), grid)
     }
@@ -410,8 +440,8 @@ mod tests {
         assert_eq!(
             v,
             Valid::Box(Region {
-                lo: vec![4],
-                hi: vec![9]
+                lo: Ints::from_slice(&[4]),
+                hi: Ints::from_slice(&[9])
             })
         );
         assert_eq!(rule, MaskRule::Stripes);
@@ -437,8 +467,12 @@ mod tests {
                         for offset in [-5, 0, 3, 11] {
                             let (r, g) =
                                 setup((&[3, 3, 4], vec![m0, m1, m2]), offset, &[3, 4], &[s0, s1]);
+                            let got = match valid_region(&r, &g).0 {
+                                Valid::All => Valid::Box(g.full()),
+                                v => v,
+                            };
                             assert_eq!(
-                                valid_region(&r, &g).0,
+                                got,
                                 truth(&r, &g),
                                 "masks {m0:?} {m1:?} {m2:?} strides {s0},{s1} offset {offset}"
                             );

@@ -40,6 +40,8 @@ mod masks;
 mod residue;
 mod stern_brocot;
 
+use smallvec::SmallVec;
+
 use crate::error::{Error, Result};
 use crate::flat_view::FlatView;
 
@@ -187,19 +189,29 @@ pub fn merge_explained(first: &FlatView, second: &FlatView) -> Result<Decision> 
             return Ok(decided(none, Rule::NoValidElement, mask_rule));
         }
         Valid::NotBox => return Ok(decided(None, Rule::MaskNotBox, mask_rule)),
-        Valid::Box(region) => region,
+        Valid::All => None,
+        Valid::Box(region) => Some(region),
     };
-    let (sub, kept) = reduced.grid.restrict(&region);
-    let (affine, rule) = decide_values(&radix, &sub);
+    let grid = &reduced.grid;
+    let restricted = region.as_ref().map(|r| grid.restrict(r));
+    let sub = restricted.as_ref().map_or(grid, |(sub, _)| sub);
+    let (affine, rule) = decide_values(&radix, sub);
     if !affine {
         return Ok(decided(None, rule, mask_rule));
     }
     let base = radix.value(sub.offset);
-    let mut tau = vec![0; reduced.grid.rank()];
-    for (&q, &c) in kept.iter().zip(&sub.stride) {
-        tau[q] = radix.value(sub.offset + c) - base;
-    }
-    let merged = reduced.view(shape, &region, &tau, base)?;
+    let step = |&c: &i64| narrow(radix.value(sub.offset + i128::from(c)) - base);
+    let tau: Ints = match &restricted {
+        None => grid.stride.iter().map(step).collect(),
+        Some((sub, kept)) => {
+            let mut tau = Ints::from_elem(0, grid.rank());
+            for (&q, c) in kept.iter().zip(&sub.stride) {
+                tau[q] = step(c);
+            }
+            tau
+        }
+    };
+    let merged = reduced.view(shape, region.as_ref(), &tau, base)?;
     Ok(decided(Some(merged), rule, mask_rule))
 }
 
@@ -250,7 +262,41 @@ fn check_span(first: &FlatView, second: &FlatView) -> Result<()> {
     Ok(())
 }
 
+/// Coordinates, strides, extents, residues: inline up to rank 8, so the common
+/// case allocates nothing. Stored in 64 bits (every such value is bounded by
+/// [`MAX_SPAN`]); products and sums are taken in `i128`.
+pub(crate) type Ints = SmallVec<[i64; 8]>;
+
+/// `⌊a/b⌋` for `b > 0`, in 64-bit arithmetic when both fit (the common case:
+/// 128-bit division is several times slower).
+#[inline]
+pub(crate) fn div_floor(a: i128, b: i128) -> i128 {
+    debug_assert!(b > 0);
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(a), Ok(b)) => i128::from(a.div_euclid(b)),
+        _ => a.div_euclid(b),
+    }
+}
+
+/// `a mod b` in `[0, b)` for `b > 0`, as [`div_floor`].
+#[inline]
+pub(crate) fn mod_floor(a: i128, b: i128) -> i128 {
+    debug_assert!(b > 0);
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(a), Ok(b)) => i128::from(a.rem_euclid(b)),
+        _ => a.rem_euclid(b),
+    }
+}
+
+/// `v` in 64 bits; callers pass values bounded by [`MAX_SPAN`]-derived bounds.
+#[inline]
+pub(crate) fn narrow(v: i128) -> i64 {
+    debug_assert!(i64::try_from(v).is_ok(), "{v} does not fit i64");
+    v as i64
+}
+
 /// `⌈a/b⌉` for `b > 0`.
-fn ceil_div(a: i128, b: i128) -> i128 {
-    -(-a).div_euclid(b)
+#[inline]
+pub(crate) fn ceil_div(a: i128, b: i128) -> i128 {
+    -div_floor(-a, b)
 }

@@ -16,6 +16,7 @@ use num_integer::Integer;
 
 use super::crossing::{defect_sum, Group};
 use super::grid::Grid;
+use super::{div_floor, mod_floor};
 
 /// Largest `Q*` for which residue sets are allocated.
 const MAX_RESIDUE_MODULUS: i128 = 1 << 26;
@@ -63,19 +64,19 @@ fn by_residues(groups: &[Group], grid: &Grid, modulus: i128) -> bool {
         groups
             .iter()
             .flat_map(|g| &g.members)
-            .map(|m| m.defect * y.div_euclid(m.modulus))
+            .map(|m| m.defect * div_floor(y, m.modulus))
             .sum()
     };
     let q = usize::try_from(modulus).unwrap_or(usize::MAX);
-    let start = grid.offset.rem_euclid(modulus);
+    let start = mod_floor(grid.offset, modulus);
     (0..grid.rank()).all(|step| {
-        let c = grid.stride[step];
+        let c = i128::from(grid.stride[step]);
         let want = f(start + c) - f(start);
         let mut set = vec![false; q];
         set[start as usize] = true;
         for (k, (&e, &s)) in grid.ext.iter().zip(&grid.stride).enumerate() {
             let count = if k == step { e - 1 } else { e };
-            set = sumset(&set, (s % modulus) as usize, count);
+            set = sumset(&set, mod_floor(s.into(), modulus) as usize, count);
         }
         set.iter()
             .enumerate()
@@ -85,7 +86,7 @@ fn by_residues(groups: &[Group], grid: &Grid, modulus: i128) -> bool {
 }
 
 /// `{y + m·step mod Q : y ∈ set, 0 <= m < count}` with `Q = set.len()`.
-fn sumset(set: &[bool], step: usize, count: i128) -> Vec<bool> {
+fn sumset(set: &[bool], step: usize, count: i64) -> Vec<bool> {
     let q = set.len();
     if step == 0 || count <= 1 {
         return set.to_vec();
@@ -121,7 +122,7 @@ mod tests {
     fn sumset_matches_definition() {
         for q in 1..=12usize {
             for step in 0..q {
-                for count in 1..=14i128 {
+                for count in 1..=14i64 {
                     let mut set = vec![false; q];
                     for y in (0..q).step_by(5) {
                         set[y] = true;

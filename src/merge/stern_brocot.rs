@@ -43,6 +43,7 @@ pub(crate) fn decide(groups: &[Group], grid: &Grid) -> Option<Outcome> {
     for g in groups {
         let mut moving = g.wrap.rot.iter().enumerate().filter(|(_, &r)| r != 0);
         let (q, &rho) = moving.next()?;
+        let rho = i128::from(rho);
         if g.wrap.rem != 0 || moving.next().is_some() {
             return None;
         }
@@ -55,7 +56,7 @@ pub(crate) fn decide(groups: &[Group], grid: &Grid) -> Option<Outcome> {
         if slopes.is_empty() {
             continue;
         }
-        match one_coordinate(slopes, ext - 1) {
+        match one_coordinate(slopes, i128::from(ext - 1)) {
             Outcome::Decided(true) => {}
             Outcome::Scanned(true) => scanned = true,
             Outcome::Decided(false) => return Some(Outcome::Decided(false)),
