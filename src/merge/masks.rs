@@ -102,12 +102,7 @@ pub(crate) fn valid_region(radix: &Radix, grid: &Grid) -> (Valid, MaskRule) {
     };
     if striped.is_empty() {
         if contained(&slabs, &region) {
-            let valid = if rule == MaskRule::Full {
-                Valid::All
-            } else {
-                Valid::Box(region)
-            };
-            return (valid, rule);
+            return (Valid::Box(region), rule);
         }
     } else if let Some(v) = stripes(&slabs, &striped, &region) {
         return (v, MaskRule::Stripes);
@@ -300,7 +295,13 @@ fn stripes(slabs: &[Slab], striped: &[Striped], region: &Region) -> Option<Valid
             hull.hi[q] = hull.hi[q].max(p.hi[q]);
         }
     }
-    let total: i128 = pieces.iter().map(Region::volume).sum();
+    let total = pieces
+        .iter()
+        .map(Region::volume)
+        .fold(0, i128::saturating_add);
+    if total == i128::MAX {
+        return None; // too large to compare volumes
+    }
     Some(if hull.volume() == total {
         Valid::Box(hull)
     } else {
