@@ -15,6 +15,10 @@
 
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::view;
 use divan::{black_box, Bencher};
 use hlayout::{merge, merge_explained, FlatView};
 use serde_json::Value;
@@ -30,29 +34,6 @@ fn main() {
 fn pairs(file: &str) -> Vec<(FlatView, FlatView)> {
     let path = format!("../shared/cases/{file}.json");
     let cases: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let view = |v: &Value| {
-        let ints = |k: &str| -> Vec<i64> {
-            v[k].as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_i64().unwrap())
-                .collect()
-        };
-        let mask = v.get("mask").filter(|m| !m.is_null()).map(|m| {
-            m.as_array()
-                .unwrap()
-                .iter()
-                .map(|p| (p[0].as_i64().unwrap(), p[1].as_i64().unwrap()))
-                .collect()
-        });
-        FlatView::new(
-            ints("shape"),
-            ints("strides"),
-            v["offset"].as_i64().unwrap(),
-            mask,
-        )
-        .unwrap()
-    };
     cases
         .as_array()
         .unwrap()
