@@ -30,8 +30,9 @@
 //! strides without mask; `masks.rs` finds the valid set and whether it is a box;
 //! on that box `crossing.rs` (with the identity of `identity.rs`) decides most
 //! cases in O(k·r), `stern_brocot.rs` decides one effective mode in O(k·log Q),
-//! and `residue.rs` is the exact fallback. All arithmetic is `i128` on operands bounded
-//! by [`MAX_SPAN`], so nothing in between can overflow.
+//! and `residue.rs` is the exact fallback. Operands are bounded by [`MAX_SPAN`]:
+//! stored values then fit 64 bits and products and sums, taken in `i128`, cannot
+//! overflow.
 
 mod crossing;
 mod grid;
