@@ -73,6 +73,7 @@ fn handle(req: &Req) -> Result<Value, String> {
         "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),
         "flatten" => Ok(flatten(&layout_arg(req, "layout")?)),
         "chain" => chain(req),
+        "merge" => merge(req),
         "compose" => binary(req, Layout::compose),
         "complement" => complement(req),
         "right_inverse" => {
@@ -198,6 +199,19 @@ fn int_list(v: Option<&Value>, what: &str) -> Result<Vec<i64>, String> {
         .ok_or_else(|| format!("{what}: expected an array of integers"))
 }
 
+/// Merges two flat views (`second` indexes `first`'s shape), exactly.
+fn merge(req: &Req) -> Result<Value, String> {
+    let view = |field: &str| -> Result<FlatView, String> {
+        let v = req
+            .get(field)
+            .ok_or_else(|| format!("missing view field '{field}'"))?;
+        view_from_json(v, field)
+    };
+    let merged = crate::merge::merge(&view("first")?, &view("second")?)
+        .map_err(|e| format!("merge: {e}"))?;
+    Ok(json!({ "merged": merged.as_ref().map(view_to_json) }))
+}
+
 /// A layout field given as `SHAPE:STRIDE` text.
 pub(crate) fn layout_arg(req: &Req, field: &str) -> Result<Layout, String> {
     let text = req
@@ -216,7 +230,6 @@ pub(crate) fn view_to_json(v: &FlatView) -> Value {
 }
 
 /// A flat view from the protocol's JSON object.
-#[allow(dead_code)] // used by `merge` (issue 5)
 pub(crate) fn view_from_json(v: &Value, field: &str) -> Result<FlatView, String> {
     let ints = |key: &str| -> Result<Vec<i64>, String> {
         v.get(key)
