@@ -49,6 +49,7 @@ use std::ops::Range;
 use smallvec::SmallVec;
 
 use crate::error::{self, Error, Result};
+use crate::flat_view::FlatView;
 use crate::int_tuple::Profile;
 use crate::layout::{Layout, Leaves};
 pub use constraint::Constraint;
@@ -247,6 +248,36 @@ impl View {
             b.end_dim(None);
         }
         b.finish()
+    }
+
+    /// A tinygrad-form view: one leaf per dimension, its mask as unit box
+    /// constraints.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] for an extent below 1 (views here need extents >= 1);
+    /// [`Error::Overflow`] when offsets leave `i64`.
+    ///
+    /// ```
+    /// use hlayout::{FlatView, View};
+    /// let f = FlatView::new(vec![4, 3], vec![3, 1], -3, Some(vec![(1, 4), (0, 3)])).unwrap();
+    /// let v = View::from_flat(&f).unwrap();
+    /// assert_eq!(v.eval(&[0, 2]).unwrap(), None);
+    /// assert_eq!(v.eval(&[1, 2]).unwrap(), Some(2));
+    /// assert_eq!(v.flatten().unwrap(), f);
+    /// ```
+    pub fn from_flat(flat: &FlatView) -> Result<View> {
+        let mut v = View::contiguous(flat.shape())?;
+        v.stride = SmallVec::from_slice(flat.strides());
+        v.offset = flat.offset();
+        if let Some(mask) = flat.mask() {
+            let n = mask.len();
+            v.bounds = mask.iter().copied().collect();
+            v.coeffs = (0..n)
+                .flat_map(|k| (0..n).map(move |c| i64::from(c == k)))
+                .collect();
+        }
+        v.normalize()?;
+        Ok(v)
     }
 
     /// Number of dimensions.

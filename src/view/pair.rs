@@ -1,6 +1,10 @@
 //! Merging two adjacent views of a stack into one.
 //!
-//! The upper view produces row-major indices into the lower view's shape. Read
+//! The upper view produces row-major indices into the lower view's shape. When
+//! both views are plain over their leaves (no window, box constraints), the
+//! closed-form decision of [`crate::merge`] answers "one flat view?" exactly at
+//! any size. Otherwise, and for validity beyond boxes, the composition is
+//! evaluated (below). Read
 //! over the upper view's leaves, the composed map is a flat view with a box mask
 //! exactly when the fit below finds one; the result is regrouped into the upper
 //! view's dimensions. The fit is exact by construction: it evaluates the
@@ -22,6 +26,17 @@ pub(crate) const MAX_EVALUATED_MERGE: i64 = 1 << 16;
 /// per-leaf boxes exists (exact); `None` also when the upper view is windowed
 /// or larger than [`MAX_EVALUATED_MERGE`].
 pub(crate) fn merge_pair(lower: &View, upper: &View) -> Result<Option<View>> {
+    if let (Some(first), Some(second)) = (leaf_view(lower), leaf_view(upper)) {
+        // Both are plain over their leaves: the closed-form decision is exact
+        // for "one flat view"; only an affine validity could still do better.
+        if let Ok(Some(m)) = crate::merge::merge(&first, &second) {
+            return regroup_like(upper, &m).map(Some);
+        }
+        if upper.has_windows() || upper.size() > MAX_EVALUATED_MERGE {
+            return Ok(None);
+        }
+        return merge_affine(lower, upper);
+    }
     if upper.has_windows() || upper.size() > MAX_EVALUATED_MERGE {
         return Ok(None);
     }
@@ -43,6 +58,31 @@ pub(crate) fn merge_pair(lower: &View, upper: &View) -> Result<Option<View>> {
         return Ok(None);
     };
     Ok(Some(regroup_like(upper, &merged)?))
+}
+
+/// A view as a flat view over its leaves, when it has no window and every
+/// constraint is a box on one leaf.
+fn leaf_view(v: &View) -> Option<FlatView> {
+    if v.has_windows() {
+        return None;
+    }
+    let (ext, stride) = (v.ext.to_vec(), v.stride.to_vec());
+    if v.bounds.is_empty() {
+        return Some(FlatView::from_trusted(ext, stride, v.offset, None));
+    }
+    let mut mask: Vec<(i64, i64)> = ext.iter().map(|&n| (0, n)).collect();
+    if v.is_empty() {
+        mask.iter_mut().for_each(|m| *m = (0, 0));
+        return Some(FlatView::from_trusted(ext, stride, v.offset, Some(mask)));
+    }
+    for con in v.constraints() {
+        let mut nonzero = con.coeffs().iter().enumerate().filter(|(_, a)| **a != 0);
+        let (Some((k, 1)), None) = (nonzero.next(), nonzero.next()) else {
+            return None;
+        };
+        mask[k] = (mask[k].0.max(con.lo()), mask[k].1.min(con.hi()));
+    }
+    Some(FlatView::from_trusted(ext, stride, v.offset, Some(mask)))
 }
 
 /// The lower view's coordinates reached by index `idx`: each windowed
@@ -273,5 +313,66 @@ fn step(c: &mut [i64], shape: &[i64]) {
             return;
         }
         c[d] = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The views' evaluated flat fit and the closed-form merge decision are two
+    //! exact answers to one question on plain views: they must agree.
+    #![allow(clippy::unwrap_used)]
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn flat(max_rank: usize) -> impl Strategy<Value = FlatView> {
+        prop::collection::vec(
+            (1i64..=4, -3i64..=8, any::<bool>(), 0i64..4, 0i64..4),
+            1..=max_rank,
+        )
+        .prop_flat_map(|dims| (Just(dims), -4i64..12, any::<bool>()))
+        .prop_map(|(dims, offset, masked)| {
+            let shape: Vec<i64> = dims.iter().map(|d| d.0).collect();
+            let strides = dims.iter().map(|d| d.1).collect();
+            let mask = masked.then(|| {
+                dims.iter()
+                    .map(|&(s, _, cut, a, b)| {
+                        if cut {
+                            (a.min(s), (a + b).min(s))
+                        } else {
+                            (0, s)
+                        }
+                    })
+                    .collect()
+            });
+            FlatView::new(shape, strides, offset, mask).unwrap()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn evaluated_fit_agrees_with_merge_decision(first in flat(3), second in flat(3)) {
+            let (lower, upper) = (View::from_flat(&first).unwrap(), View::from_flat(&second).unwrap());
+            let below = lower.shape();
+            let below_size: i64 = below.iter().product();
+            let composed = |x: &[i64]| -> Result<Option<i64>> {
+                match upper.eval_leaves(x) {
+                    Some(i) if (0..below_size).contains(&i) => lower.eval(&unravel(i, &below)),
+                    _ => Ok(None),
+                }
+            };
+            let fit = fit_flat(&upper.ext, composed).unwrap();
+            let decided = crate::merge::merge(&first, &second).unwrap();
+            prop_assert_eq!(fit.is_some(), decided.is_some(), "first {:?} second {:?}", first, second);
+            if let (Some(a), Some(b)) = (fit, decided) {
+                let all = |v: &FlatView| -> Vec<Option<i64>> {
+                    (0..v.size().unwrap()).map(|i| v.eval(&unravel(i, v.shape())).unwrap()).collect()
+                };
+                prop_assert_eq!(all(&a), all(&b));
+            }
+        }
     }
 }
