@@ -126,14 +126,30 @@ impl Evaluator {
         if !(0..self.fast_below).contains(&i) {
             return self.layout.eval(i);
         }
-        let mut rest = i.unsigned_abs();
+        let n = i.unsigned_abs();
+        // A fixed trip count per arm lets the compiler unroll the digit loop.
+        Ok(match self.len {
+            0 => self.digits::<0>(n),
+            1 => self.digits::<1>(n),
+            2 => self.digits::<2>(n),
+            3 => self.digits::<3>(n),
+            4 => self.digits::<4>(n),
+            5 => self.digits::<5>(n),
+            6 => self.digits::<6>(n),
+            _ => self.digits::<MAX_INNER>(n),
+        })
+    }
+
+    /// `Σ digit·stride` over the first `N` inner leaves, the head taking the rest.
+    #[inline(always)]
+    fn digits<const N: usize>(&self, mut rest: u64) -> i64 {
         let mut acc = 0i64;
-        for &(div, d) in &self.inner[..self.len] {
+        for &(div, d) in &self.inner[..N] {
             let (q, r) = div.div_rem(rest);
             acc += r as i64 * d;
             rest = q;
         }
-        Ok(acc + rest as i64 * self.head)
+        acc + rest as i64 * self.head
     }
 
     /// The layout this evaluator computes.
