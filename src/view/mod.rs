@@ -58,7 +58,7 @@ pub use stack::ViewStack;
 pub use stream::ViewOffsets;
 
 /// Constraint coefficients, leaf-major: leaf `k`'s are `[k·C, (k+1)·C)`.
-pub(crate) type Coeffs = SmallVec<[i64; 16]>;
+pub(crate) type Coeffs = SmallVec<[i64; 8]>;
 
 /// A dimension reading `[start, start + extent)` of its leaves' row-major
 /// index, valid where that index lies in `[lo, hi)`.
@@ -345,6 +345,17 @@ impl View {
     /// assert_eq!(hlayout::View::contiguous(&[2, 3]).unwrap().shape(), vec![2, 3]);
     /// ```
     pub fn shape(&self) -> Vec<i64> {
+        self.extents().to_vec()
+    }
+
+    /// The shape, inline (no allocation for rank ≤ 8).
+    pub(crate) fn extents(&self) -> Leaves {
+        if self.windows.is_empty() {
+            return self
+                .dim_ranges()
+                .map(|r| self.ext[r].iter().product())
+                .collect();
+        }
         (0..self.rank()).map(|d| self.dim_extent(d)).collect()
     }
 
@@ -453,7 +464,7 @@ impl View {
     /// assert_eq!(s.views()[0].eval(&[0]).unwrap(), Some(2));
     /// ```
     pub fn eval(&self, coord: &[i64]) -> Result<Option<i64>> {
-        let shape = self.shape();
+        let shape = self.extents();
         if coord.len() != shape.len() || coord.iter().zip(&shape).any(|(c, n)| !(0..*n).contains(c))
         {
             return Err(Error::OutOfDomain {

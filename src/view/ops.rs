@@ -56,7 +56,7 @@ impl View {
     /// Broadcasts extent-1 dimensions to `shape` (stride 0, constraint coefficient 0).
     pub(crate) fn try_expand(&self, shape: &[i64]) -> Result<View> {
         self.check_rank("expand", shape.len())?;
-        let old = self.shape();
+        let old = self.extents();
         for (&n, &s) in shape.iter().zip(&old) {
             if n != s && (s != 1 || n < 1) {
                 return Err(bad(
@@ -120,7 +120,7 @@ impl View {
     /// Keeps `[begin, end)` of each dimension.
     pub(crate) fn try_shrink(&self, arg: &[(i64, i64)]) -> Result<Option<View>> {
         self.check_rank("shrink", arg.len())?;
-        let shape = self.shape();
+        let shape = self.extents();
         for (&(b, e), &s) in arg.iter().zip(&shape) {
             if !(0 <= b && b < e && e <= s) {
                 return Err(bad(

@@ -46,7 +46,8 @@ enum Piece {
 impl View {
     /// Reshapes to `shape` (same number of elements, extents >= 1).
     pub(crate) fn try_reshape(&self, shape: &[i64]) -> Result<Option<View>> {
-        let size = self.size();
+        let old = self.extents();
+        let size: i64 = old.iter().product();
         let new_size = shape
             .iter()
             .try_fold(1i64, |a, &s| if s < 1 { None } else { a.checked_mul(s) });
@@ -54,8 +55,7 @@ impl View {
             return Err(Error::BadMovement {
                 op: "reshape",
                 why: format!(
-                    "shape {shape:?} does not have {size} elements of extent >= 1 (from {:?})",
-                    self.shape()
+                    "shape {shape:?} does not have {size} elements of extent >= 1 (from {old:?})"
                 ),
             });
         }
