@@ -121,11 +121,12 @@ impl View {
         let varies: SmallVec<[bool; 4]> = (0..constraints)
             .map(|c| it.coeffs[..k0].iter().any(|a| a[c] != 0))
             .collect();
-        let mut fixed = [true; BLOCK];
+        // Validity as lane masks (-1 valid, 0 not), so every pass vectorises.
+        let mut fixed = [-1i64; BLOCK];
         for c in (0..constraints).filter(|&c| !varies[c]) {
             let (v, (lo, hi)) = (it.values[c], it.bounds[c]);
-            for (flag, &r) in fixed[..block].iter_mut().zip(&rel_c[c][..block]) {
-                *flag &= (lo <= v + r) & (v + r < hi);
+            for (m, &r) in fixed[..block].iter_mut().zip(&rel_c[c][..block]) {
+                *m &= -i64::from((lo <= v + r) & (v + r < hi));
             }
         }
         let reach: SmallVec<[(i64, i64); 4]> = (0..constraints)
@@ -141,23 +142,30 @@ impl View {
         let mut outer = [0i64; 8 * 8];
         let (mut base, mut vals) = (it.offset, it.values.clone());
         let mut written = 0;
-        let mut ok = [true; BLOCK];
+        let mut ok = [-1i64; BLOCK];
         while written < want {
             let n = block.min(want - written);
-            ok[..n].copy_from_slice(&fixed[..n]);
+            // Varying constraints this block can break; usually none.
+            let mut own = false;
             for c in (0..constraints).filter(|&c| varies[c]) {
                 let ((lo, hi), v, (min, max)) = (it.bounds[c], vals[c], reach[c]);
                 if lo <= v + min && v + max < hi {
                     continue;
                 }
-                // Branch-free, so the compiler vectorises it.
-                for (flag, &r) in ok[..n].iter_mut().zip(&rel_c[c][..n]) {
-                    *flag &= (lo <= v + r) & (v + r < hi);
+                if !own {
+                    ok[..n].copy_from_slice(&fixed[..n]);
+                    own = true;
+                }
+                for (m, &r) in ok[..n].iter_mut().zip(&rel_c[c][..n]) {
+                    *m &= -i64::from((lo <= v + r) & (v + r < hi));
                 }
             }
+            let masks = if own { &ok[..n] } else { &fixed[..n] };
+            // invalid + ((offset - invalid) & mask): exact in wrapping arithmetic,
+            // since the result is one of two representable values.
             let chunk = &mut out[written..written + n];
-            for ((o, &r), &flag) in chunk.iter_mut().zip(&rel[..n]).zip(&ok[..n]) {
-                *o = if flag { base + r } else { invalid };
+            for ((o, &r), &m) in chunk.iter_mut().zip(&rel[..n]).zip(masks) {
+                *o = invalid.wrapping_add((base + r).wrapping_sub(invalid) & m);
             }
             written += n;
             // Step the outer odometer, moving base and constraint values with it.
