@@ -80,8 +80,11 @@ pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Resul
     if gaps.is_empty() {
         gaps.push((1, 0));
     }
-    let shape: Leaves = gaps.iter().rev().map(|g| g.0).collect();
-    let stride: Leaves = gaps.iter().rev().map(|g| g.1).collect();
+    let (mut shape, mut stride) = (Leaves::new(), Leaves::new());
+    for &(e, c) in gaps.iter().rev() {
+        shape.push(e);
+        stride.push(c);
+    }
     let profile = if shape.len() == 1 {
         Profile::leaf()
     } else {
