@@ -161,9 +161,11 @@ impl Builder {
     pub(crate) fn leaf(&mut self, extent: i64, stride: i64, coeffs: impl IntoIterator<Item = i64>) {
         self.view.ext.push(extent);
         self.view.stride.push(stride);
-        let before = self.view.coeffs.len();
-        self.view.coeffs.extend(coeffs);
-        debug_assert_eq!(self.view.coeffs.len() - before, self.view.bounds.len());
+        if !self.view.bounds.is_empty() {
+            let before = self.view.coeffs.len();
+            self.view.coeffs.extend(coeffs);
+            debug_assert_eq!(self.view.coeffs.len() - before, self.view.bounds.len());
+        }
         self.open += 1;
     }
 

@@ -1,8 +1,9 @@
 //! Movement ops on a single [`View`], computed exactly on its leaves.
 //!
-//! Each `try_*` returns `Ok(Some(view))` when the op's result is one view,
-//! `Ok(None)` when it is not expressible on this view (the caller then grows
-//! the stack), and `Err` when the arguments break tinygrad's preconditions.
+//! Each op edits the view in place and returns `Ok(true)` when its result is
+//! this one view, `Ok(false)` when it is not expressible here (the view is then
+//! left in an unspecified state: callers work on a copy and grow the stack), and
+//! `Err` when the arguments break tinygrad's preconditions.
 //! Every op is O(leaves · constraints) apart from canonicalisation.
 
 use std::ops::Range;
@@ -32,7 +33,7 @@ impl View {
     }
 
     /// Reorders the dimensions; `perm` must be a permutation of `0..rank`.
-    pub(crate) fn try_permute(&self, perm: &[usize]) -> Result<View> {
+    pub(crate) fn permute(&mut self, perm: &[usize]) -> Result<bool> {
         self.check_rank("permute", perm.len())?;
         let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, perm.len());
         for &p in perm {
@@ -50,11 +51,12 @@ impl View {
             }
             b.end_dim(self.window(p));
         }
-        Ok(b.finish())
+        *self = b.finish();
+        Ok(true)
     }
 
     /// Broadcasts extent-1 dimensions to `shape` (stride 0, constraint coefficient 0).
-    pub(crate) fn try_expand(&self, shape: &[i64]) -> Result<View> {
+    pub(crate) fn expand(&mut self, shape: &[i64]) -> Result<bool> {
         self.check_rank("expand", shape.len())?;
         let old = self.extents();
         for (&n, &s) in shape.iter().zip(&old) {
@@ -65,7 +67,7 @@ impl View {
                 ));
             }
         }
-        let mut fixed = self.clone();
+        let fixed = self;
         for (d, (&n, &s)) in shape.iter().zip(&old).enumerate() {
             if n != s {
                 // The single element reads x = window start (0 without a window).
@@ -81,25 +83,26 @@ impl View {
                 b.leaf(shape[d], 0, std::iter::repeat_n(0, fixed.cons()));
                 b.end_dim(None);
             } else {
-                r.for_each(|k| b.copy_leaf(&fixed, k));
+                r.for_each(|k| b.copy_leaf(fixed, k));
                 b.end_dim(fixed.window(d));
             }
         }
-        let mut out = b.finish();
-        out.tidy()?;
-        Ok(out)
+        *fixed = b.finish();
+        fixed.tidy()?;
+        Ok(true)
     }
 
     /// Reverses the dimensions marked `true`: every leaf of such a dimension flips.
     ///
     /// tinygrad 0.10.3 zips the flags with the shape, so flags past the rank are
     /// ignored; fewer flags than the rank are an error.
-    pub(crate) fn try_flip(&self, flags: &[bool]) -> Result<View> {
+    pub(crate) fn flip(&mut self, flags: &[bool]) -> Result<bool> {
         if flags.len() < self.rank() {
             self.check_rank("flip", flags.len())?;
         }
-        let mut out = self.clone();
-        for (d, r) in self.dim_ranges().enumerate().filter(|&(d, _)| flags[d]) {
+        let out = self;
+        for d in (0..out.rank()).filter(|&d| flags[d]) {
+            let r = out.dim_range(d);
             if let Some(mut w) = out.window(d) {
                 // Reading x = t + o reversed is reading R-1-x = t' + (R - o - E).
                 let radix = out.radix(d);
@@ -114,11 +117,11 @@ impl View {
             }
         }
         out.tidy()?;
-        Ok(out)
+        Ok(true)
     }
 
     /// Keeps `[begin, end)` of each dimension.
-    pub(crate) fn try_shrink(&self, arg: &[(i64, i64)]) -> Result<Option<View>> {
+    pub(crate) fn shrink(&mut self, arg: &[(i64, i64)]) -> Result<bool> {
         self.check_rank("shrink", arg.len())?;
         let shape = self.extents();
         for (&(b, e), &s) in arg.iter().zip(&shape) {
@@ -129,7 +132,7 @@ impl View {
                 ));
             }
         }
-        let mut out = self.clone();
+        let out = self;
         for (d, &(b, e)) in arg.iter().enumerate() {
             if (b, e) == (0, shape[d]) {
                 continue;
@@ -143,7 +146,7 @@ impl View {
                 None => {
                     let mut trial = out.clone();
                     if trial.shrink_leaves(out.dim_range(d), b, e)? {
-                        out = trial;
+                        *out = trial;
                     } else {
                         let mut w = Window::full(out.radix(d));
                         (w.start, w.extent) = (b, e - b);
@@ -153,16 +156,16 @@ impl View {
             }
         }
         out.tidy()?;
-        Ok(Some(out))
+        Ok(true)
     }
 
     /// Pads each dimension with `before` and `after` invalid elements.
-    pub(crate) fn try_pad(&self, arg: &[(i64, i64)]) -> Result<Option<View>> {
+    pub(crate) fn pad(&mut self, arg: &[(i64, i64)]) -> Result<bool> {
         self.check_rank("pad", arg.len())?;
         if let Some(&(b, a)) = arg.iter().find(|(b, a)| *b < 0 || *a < 0) {
             return Err(bad("pad", format!("padding ({b},{a}) is negative")));
         }
-        let mut out = self.clone();
+        let out = self;
         for (d, &(b, a)) in arg.iter().enumerate() {
             if (b, a) == (0, 0) {
                 continue;
@@ -194,17 +197,18 @@ impl View {
             out.add_constraint(lead, b, error::add(b, n, "pad bound")?);
         }
         out.tidy()?;
-        Ok(Some(out))
+        Ok(true)
     }
 
     /// Takes every `step`-th element of each dimension (negative steps flip first).
-    pub(crate) fn try_stride(&self, steps: &[i64]) -> Result<Option<View>> {
+    pub(crate) fn stride(&mut self, steps: &[i64]) -> Result<bool> {
         self.check_rank("stride", steps.len())?;
         if steps.contains(&0) {
             return Err(bad("stride", format!("step 0 in {steps:?}")));
         }
         let flags: SmallVec<[bool; 8]> = steps.iter().map(|&s| s < 0).collect();
-        let mut out = self.try_flip(&flags)?;
+        self.flip(&flags)?;
+        let out = self;
         for (d, &step) in steps.iter().enumerate() {
             let step = step.abs();
             if step == 1 {
@@ -213,7 +217,7 @@ impl View {
             let r = out.dim_range(d);
             let inner: i64 = out.ext[r.start + 1..r.end].iter().product();
             if out.window(d).is_some() || step % inner != 0 {
-                return Ok(None);
+                return Ok(false);
             }
             // x = step·x' lands on the slowest leaf only: x_0 = (step/inner)·x'.
             let (k, lead) = (step / inner, r.start);
@@ -226,7 +230,7 @@ impl View {
             }
         }
         out.tidy()?;
-        Ok(Some(out))
+        Ok(true)
     }
 
     /// Drops extent-1 leaves, coalesces leaves within each dimension where the

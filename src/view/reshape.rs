@@ -45,7 +45,7 @@ enum Piece {
 
 impl View {
     /// Reshapes to `shape` (same number of elements, extents >= 1).
-    pub(crate) fn try_reshape(&self, shape: &[i64]) -> Result<Option<View>> {
+    pub(crate) fn reshape(&mut self, shape: &[i64]) -> Result<bool> {
         let old = self.extents();
         let size: i64 = old.iter().product();
         let new_size = shape
@@ -59,19 +59,16 @@ impl View {
                 ),
             });
         }
-        if (0..self.rank())
-            .map(|d| self.dim_extent(d))
-            .eq(shape.iter().copied())
-        {
-            return Ok(Some(self.clone()));
+        if old[..] == *shape {
+            return Ok(true);
         }
         let units = self.coalesced_units();
         let Some(pieces) = regroup(&units, shape) else {
-            return Ok(None);
+            return Ok(false);
         };
-        let mut out = self.assemble(shape, &pieces);
-        out.tidy()?;
-        Ok(Some(out))
+        *self = self.assemble(shape, &pieces);
+        self.tidy()?;
+        Ok(true)
     }
 
     /// All units: leaves of plain dimensions (extent-1 dropped, adjacent

@@ -32,15 +32,16 @@ enum Movement {
 type Arg<T> = SmallVec<[T; 8]>;
 
 impl Movement {
-    fn apply(&self, v: &View) -> Result<Option<View>> {
+    /// Applies the op to `v` in place; `false` when `v` cannot express it.
+    fn apply(&self, v: &mut View) -> Result<bool> {
         match self {
-            Movement::Reshape(s) => v.try_reshape(s),
-            Movement::Permute(p) => v.try_permute(p).map(Some),
-            Movement::Expand(s) => v.try_expand(s).map(Some),
-            Movement::Pad(a) => v.try_pad(a),
-            Movement::Shrink(a) => v.try_shrink(a),
-            Movement::Flip(f) => v.try_flip(f).map(Some),
-            Movement::Stride(s) => v.try_stride(s),
+            Movement::Reshape(s) => v.reshape(s),
+            Movement::Permute(p) => v.permute(p),
+            Movement::Expand(s) => v.expand(s),
+            Movement::Pad(a) => v.pad(a),
+            Movement::Shrink(a) => v.shrink(a),
+            Movement::Flip(f) => v.flip(f),
+            Movement::Stride(s) => v.stride(s),
         }
     }
 }
@@ -138,37 +139,35 @@ impl ViewStack {
     /// view, pushing a contiguous view when it cannot.
     fn apply(
         &self,
-        op: impl Fn(&View) -> Result<Option<View>>,
+        op: impl Fn(&mut View) -> Result<bool>,
         record: impl FnOnce() -> Movement,
     ) -> Result<ViewStack> {
         let top = self.views.len() - 1;
-        let result = op(&self.views[top])?;
-        if top == 0 {
-            if let Some(v) = result {
-                // The common case: one view stays one view, nothing to log.
-                return Ok(ViewStack {
-                    views: smallvec::smallvec![v],
-                    logs: smallvec::smallvec![Vec::new()],
-                });
-            }
+        let mut result = self.views[top].clone();
+        let expressible = op(&mut result)?;
+        if top == 0 && expressible {
+            // The common case: one view stays one view, nothing to log.
+            return Ok(ViewStack {
+                views: smallvec::smallvec![result],
+                logs: smallvec::smallvec![Vec::new()],
+            });
         }
         let mut views: SmallVec<[View; 1]> = self.views[..top].iter().cloned().collect();
         let mut logs = self.logs.clone();
-        match result {
-            Some(v) => {
-                views.push(v);
-                logs[top].push(record());
-            }
-            None => {
-                let fresh = View::contiguous(&self.views[top].shape())?;
-                let v = op(&fresh)?.ok_or_else(|| Error::BadMovement {
+        if expressible {
+            views.push(result);
+            logs[top].push(record());
+        } else {
+            let mut fresh = View::contiguous(&self.views[top].shape())?;
+            if !op(&mut fresh)? {
+                return Err(Error::BadMovement {
                     op: "view stack",
                     why: "an op failed on a contiguous view (internal invariant)".into(),
-                })?;
-                views.push(self.views[top].clone());
-                views.push(v);
-                logs.push(vec![record()]);
+                });
             }
+            views.push(self.views[top].clone());
+            views.push(fresh);
+            logs.push(vec![record()]);
         }
         simplify(views, logs)
     }
@@ -184,7 +183,7 @@ impl ViewStack {
     /// ```
     pub fn reshape(&self, shape: &[i64]) -> Result<ViewStack> {
         self.apply(
-            |v| v.try_reshape(shape),
+            |v| v.reshape(shape),
             || Movement::Reshape(SmallVec::from_slice(shape)),
         )
     }
@@ -200,7 +199,7 @@ impl ViewStack {
     /// ```
     pub fn permute(&self, perm: &[usize]) -> Result<ViewStack> {
         self.apply(
-            |v| v.try_permute(perm).map(Some),
+            |v| v.permute(perm),
             || Movement::Permute(SmallVec::from_slice(perm)),
         )
     }
@@ -216,7 +215,7 @@ impl ViewStack {
     /// ```
     pub fn expand(&self, shape: &[i64]) -> Result<ViewStack> {
         self.apply(
-            |v| v.try_expand(shape).map(Some),
+            |v| v.expand(shape),
             || Movement::Expand(SmallVec::from_slice(shape)),
         )
     }
@@ -231,10 +230,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "4:1-1 if 1<=x0<3");
     /// ```
     pub fn pad(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(
-            |v| v.try_pad(arg),
-            || Movement::Pad(SmallVec::from_slice(arg)),
-        )
+        self.apply(|v| v.pad(arg), || Movement::Pad(SmallVec::from_slice(arg)))
     }
 
     /// tinygrad's `shrink`: keep `[begin, end)` per dimension (non-empty).
@@ -248,7 +244,7 @@ impl ViewStack {
     /// ```
     pub fn shrink(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
         self.apply(
-            |v| v.try_shrink(arg),
+            |v| v.shrink(arg),
             || Movement::Shrink(SmallVec::from_slice(arg)),
         )
     }
@@ -264,7 +260,7 @@ impl ViewStack {
     /// ```
     pub fn flip(&self, flags: &[bool]) -> Result<ViewStack> {
         self.apply(
-            |v| v.try_flip(flags).map(Some),
+            |v| v.flip(flags),
             || Movement::Flip(SmallVec::from_slice(flags)),
         )
     }
@@ -280,7 +276,7 @@ impl ViewStack {
     /// ```
     pub fn stride(&self, steps: &[i64]) -> Result<ViewStack> {
         self.apply(
-            |v| v.try_stride(steps),
+            |v| v.stride(steps),
             || Movement::Stride(SmallVec::from_slice(steps)),
         )
     }
@@ -374,9 +370,8 @@ fn replay(lower: &View, ops: &[Movement]) -> Result<Option<View>> {
         if superseded {
             continue;
         }
-        match op.apply(&v)? {
-            Some(next) => v = next,
-            None => return Ok(None),
+        if !op.apply(&mut v)? {
+            return Ok(None);
         }
     }
     Ok(Some(v))
