@@ -59,7 +59,7 @@ impl Layout {
     pub fn coalesce_by(&self, profile: &crate::IntTuple) -> Result<Layout> {
         let mut b = LayoutBuilder::default();
         by_profile(self, profile.as_ref(), &mut b)?;
-        Ok(b.finish())
+        b.finish()
     }
 }
 
@@ -100,13 +100,15 @@ impl LayoutBuilder {
         self.stride.extend_from_slice(l.stride_leaves());
     }
 
-    pub(crate) fn finish(self) -> Layout {
+    /// The assembled layout, validated: parts built from valid layouts can
+    /// still have a combined offset span past `i64`.
+    pub(crate) fn finish(self) -> Result<Layout> {
         let shape = self.b.finish();
         let (profile, leaves) = (
             shape.profile().clone(),
             SmallVec::from_slice(shape.leaves()),
         );
-        Layout::from_trusted(profile, leaves, self.stride)
+        Layout::from_leaves(profile, leaves, self.stride)
     }
 }
 

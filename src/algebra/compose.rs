@@ -148,7 +148,7 @@ impl Layout {
             }
         }
         out.b.close();
-        Ok(out.finish())
+        out.finish()
     }
 
     /// Reshape: the view of the same elements under a new row-major shape, i.e.

@@ -28,7 +28,7 @@ impl Layout {
     /// ```
     pub fn logical_divide(&self, b: &Layout) -> Result<Layout> {
         let c = b.complement(self.size())?;
-        self.compose(&pair(&c, b))
+        self.compose(&pair(&c, b)?)
     }
 
     /// [`Layout::logical_divide`] by mode: trailing modes divided by the
@@ -95,7 +95,7 @@ impl Layout {
 }
 
 /// The rank-2 layout `(x, y)`.
-pub(crate) fn pair(x: &Layout, y: &Layout) -> Layout {
+pub(crate) fn pair(x: &Layout, y: &Layout) -> Result<Layout> {
     let mut out = LayoutBuilder::default();
     out.b.open();
     out.push(x);
@@ -120,7 +120,7 @@ pub(crate) fn by_mode(
     out.b.open();
     kept.iter().chain(&split).for_each(|m| out.push(m));
     out.b.close();
-    Ok(out.finish())
+    out.finish()
 }
 
 /// The results of `op` on the trailing modes, and the kept leading modes.
@@ -209,7 +209,7 @@ pub(crate) fn unzip(
         Gather::Flat => firsts.iter().chain(&seconds).for_each(|m| out.push(m)),
     }
     out.b.close();
-    Ok(out.finish())
+    out.finish()
 }
 
 fn group(out: &mut LayoutBuilder, modes: &[Layout]) {

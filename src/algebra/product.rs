@@ -32,7 +32,7 @@ impl Layout {
     pub fn logical_product(&self, b: &Layout) -> Result<Layout> {
         let target = error::mul(self.size(), b.cosize(), "cotarget of a product")?;
         let placed = self.complement(target)?.compose(b)?;
-        Ok(pair(&placed, self))
+        pair(&placed, self)
     }
 
     /// [`Layout::logical_product`] by mode on the trailing modes.
@@ -130,7 +130,7 @@ fn padded_modes(l: &Layout, r: usize) -> Vec<Layout> {
 }
 
 /// Rebuilds a tuple layout from its modes.
-fn tuple_of(modes: &[Layout]) -> Layout {
+fn tuple_of(modes: &[Layout]) -> Result<Layout> {
     let mut out = LayoutBuilder::default();
     out.b.open();
     modes.iter().for_each(|m| out.push(m));
@@ -141,15 +141,15 @@ fn tuple_of(modes: &[Layout]) -> Layout {
 fn interleave(a: &Layout, b: &Layout, raked: bool) -> Result<Layout> {
     let r = a.rank().max(b.rank());
     let (am, bm) = (padded_modes(a, r), padded_modes(b, r));
-    let (a2, b2) = (tuple_of(&am), tuple_of(&bm));
+    let (a2, b2) = (tuple_of(&am)?, tuple_of(&bm)?);
     let target = error::mul(a2.size(), b2.cosize(), "cotarget of a product")?;
     let placed = a2.complement(target)?.compose(&b2)?;
     let mut out = LayoutBuilder::default();
     out.b.open();
     for (p, x) in placed.modes().zip(&am) {
         let (first, second) = if raked { (x, &p) } else { (&p, x) };
-        out.push(&pair(first, second));
+        out.push(&pair(first, second)?);
     }
     out.b.close();
-    Ok(out.finish())
+    out.finish()
 }
