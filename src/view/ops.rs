@@ -51,7 +51,7 @@ impl View {
             }
             b.end_dim(self.window(p));
         }
-        *self = b.finish();
+        b.finish_into(self);
         Ok(true)
     }
 

@@ -66,8 +66,13 @@ impl View {
         let Some(pieces) = regroup(&units, shape) else {
             return Ok(false);
         };
-        *self = self.assemble(shape, &pieces);
-        self.tidy()?;
+        self.assemble(shape, &pieces).finish_into(self);
+        // Pieces of one new dimension come from distinct maximal units, so
+        // nothing merges and the span is unchanged; only split constraints may
+        // canonicalise further (e.g. a pad bound decouples onto the slow piece).
+        if !self.bounds.is_empty() {
+            self.tidy()?;
+        }
         Ok(true)
     }
 
@@ -104,7 +109,7 @@ impl View {
     }
 
     /// The view whose dimension `j` holds `pieces` tagged `j` (slowest first).
-    fn assemble(&self, shape: &[i64], pieces: &[(usize, Piece)]) -> View {
+    fn assemble(&self, shape: &[i64], pieces: &[(usize, Piece)]) -> Builder {
         let mut b = Builder::new(self.bounds.clone(), self.offset);
         let mut at = 0;
         for j in 0..shape.len() {
@@ -126,7 +131,7 @@ impl View {
             }
             b.end_dim(window);
         }
-        b.finish()
+        b
     }
 }
 
