@@ -525,13 +525,8 @@ fn carry_free(bounds: &[i64], beta: &[i64], last: &[i64], reach: i64) -> bool {
         }
         let mut sum = 0i64;
         for (&st, &hi) in beta.iter().zip(last) {
-            let r = if p <= st {
-                0
-            } else if p > hi {
-                hi
-            } else {
-                p - st
-            };
+            // 0 when p ≤ β, hi when p > hi, else p − β: a select, not a branch.
+            let r = if p > hi { hi } else { (p - st).max(0) };
             sum = sum.saturating_add(r);
         }
         if sum >= p {
