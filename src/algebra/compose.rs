@@ -89,12 +89,8 @@ impl Layout {
     /// assert!(a.compose(&"(2,3):(3,2)".parse().unwrap()).is_err());
     /// ```
     pub fn compose(&self, b: &Layout) -> Result<Layout> {
-        let mut out = Inline::default();
-        match compose_fast(self, b, &mut out).map(|r| r.map(|()| out.finish(b.size()))) {
-            Some(Ok(Some(r))) => r,
-            Some(Err(e)) => Err(e),
-            _ => compose_impl(self, b, &mut ComposePath::Structural),
-        }
+        compose_stack(self, b)
+            .unwrap_or_else(|| compose_impl(self, b, &mut ComposePath::Structural))
     }
 
     /// [`Layout::compose`], also saying which stage decided.
@@ -107,11 +103,8 @@ impl Layout {
     /// assert_eq!(path, ComposePath::Witness);
     /// ```
     pub fn compose_explained(&self, b: &Layout) -> (Result<Layout>, ComposePath) {
-        let mut out = Inline::default();
-        match compose_fast(self, b, &mut out).map(|r| r.map(|()| out.finish(b.size()))) {
-            Some(Ok(Some(r))) => return (r, ComposePath::Structural),
-            Some(Err(e)) => return (Err(e), ComposePath::Structural),
-            _ => {}
+        if let Some(r) = compose_stack(self, b) {
+            return (r, ComposePath::Structural);
         }
         let mut path = ComposePath::Structural;
         let r = compose_impl(self, b, &mut path);
@@ -381,6 +374,17 @@ fn leaf_by_values(
 /// Most leaves of A, and of B, that the stack-only structural path takes.
 const FAST_LEAVES: usize = 8;
 
+/// [`compose_fast`] and its finished layout; `None` to hand over to the
+/// general procedure.
+#[inline(always)]
+fn compose_stack(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
+    let mut out = Inline::default();
+    match compose_fast(a, b, &mut out)? {
+        Ok(()) => out.finish(b.size()),
+        Err(e) => Some(Err(e)),
+    }
+}
+
 /// The structural stage on stack arrays, for A and B of at most
 /// [`FAST_LEAVES`] leaves and R of at most 8 leaves and 24 brackets: `Some`
 /// when divisibility and the carry bound prove R, written to `out` (or R's
@@ -526,8 +530,8 @@ fn carry_free(bounds: &[i64], beta: &[i64], last: &[i64], reach: i64) -> bool {
         let mut sum = 0i64;
         for (&st, &hi) in beta.iter().zip(last) {
             // 0 when p ≤ β, hi when p > hi, else p − β: a select, not a branch.
-            let r = if p > hi { hi } else { (p - st).max(0) };
-            sum = sum.saturating_add(r);
+            // Each term is ≤ hi, so the sum stays ≤ reach (B's validated span).
+            sum += if p > hi { hi } else { (p - st).max(0) };
         }
         if sum >= p {
             return false;
