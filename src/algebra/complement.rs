@@ -51,29 +51,35 @@ const INLINE: usize = 8;
 /// ≤ 8 leaves an insertion sort on the stack and no allocation.
 pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
     let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
-    let nontrivial = |(&s, &d): (&i64, &i64)| (s > 1 && d != 0).then_some((d, s));
-    let (mut small, mut big) = ([(0i64, 0i64); INLINE], Vec::new());
-    let sorted: &mut [(i64, i64)] = if ls.len() <= INLINE {
-        let mut n = 0;
-        for pair in ls.iter().zip(ld).filter_map(nontrivial) {
-            (small[n], n) = (pair, n + 1);
-        }
-        insertion_sort(&mut small[..n]);
-        &mut small[..n]
-    } else {
-        big.extend(ls.iter().zip(ld).filter_map(nontrivial));
-        big.sort_unstable();
-        &mut big
-    };
-    let (mut gaps_small, mut gaps_big) = ([(0i64, 0i64); INLINE + 1], Vec::new());
-    let gaps: &mut [(i64, i64)] = if sorted.len() <= INLINE {
-        &mut gaps_small[..=sorted.len()]
-    } else {
-        gaps_big.resize(sorted.len() + 1, (0, 0));
-        &mut gaps_big
-    };
-    let n = gap_leaves(l, sorted, cotarget, exact, gaps)?;
-    gaps_layout(&gaps[..n])
+    if ls.len() > INLINE {
+        return complement_heap(l, cotarget, exact);
+    }
+    let mut sorted = [(0i64, 0i64); INLINE];
+    let mut n = 0;
+    for pair in ls.iter().zip(ld).filter_map(nontrivial) {
+        (sorted[n], n) = (pair, n + 1);
+    }
+    insertion_sort(&mut sorted[..n]);
+    let mut gaps = [(0i64, 0i64); INLINE + 1];
+    let count = gap_leaves(l, &sorted[..n], cotarget, exact, &mut gaps[..=n])?;
+    gaps_layout(&gaps[..count])
+}
+
+/// [`complement_layout`] for more than 8 leaves, in heap buffers.
+#[cold]
+fn complement_heap(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
+    let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
+    let mut sorted: Vec<(i64, i64)> = ls.iter().zip(ld).filter_map(nontrivial).collect();
+    sorted.sort_unstable();
+    let mut gaps = vec![(0i64, 0i64); sorted.len() + 1];
+    let count = gap_leaves(l, &sorted, cotarget, exact, &mut gaps)?;
+    gaps_layout(&gaps[..count])
+}
+
+/// A leaf that takes part in the complement (extent > 1, stride ≠ 0), as
+/// `(stride, extent)`.
+fn nontrivial((&s, &d): (&i64, &i64)) -> Option<(i64, i64)> {
+    (s > 1 && d != 0).then_some((d, s))
 }
 
 /// Sorts a few pairs in place. O(n²), for n ≤ 8.
@@ -143,6 +149,7 @@ fn push_gap(gaps: &mut [(i64, i64)], n: usize, e: i64, c: i64) -> usize {
 
 /// The row-major layout of gap leaves (fastest first, strides ≥ 0), checking
 /// that its size and span fit `i64`. O(leaves).
+#[inline(always)]
 fn gaps_layout(gaps: &[(i64, i64)]) -> Result<Layout> {
     let (mut size, mut span) = (1i64, 0i64);
     for &(e, c) in gaps {
