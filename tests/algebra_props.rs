@@ -727,3 +727,23 @@ fn left_inverse_keeps_mixed_radix_answers() {
         "(3,2):(1,3)"
     );
 }
+
+#[test]
+fn complement_of_more_than_eight_leaves() {
+    // Invariant: (R, L) is injective and R ordered on the heap path too / Witness: ten leaves 2:4ᵏ (a gap 2:2·4ᵏ⁻¹ under each but the first) up to 2²⁰.
+    let shape = [2i64; 10];
+    let stride: Vec<i64> = (0..10).rev().map(|k| 4i64.pow(k)).collect();
+    let l = Layout::flat(&shape, &stride).expect("valid");
+    let r = l.complement(1 << 20).expect("exists");
+    assert_eq!(r.shape_leaves(), [2; 10]); // the last leaf is ⌈2²⁰/2¹⁹⌉ = 2
+    let rv = values(&r);
+    assert!(rv.windows(2).all(|w| w[0] < w[1]), "{r} is not ordered");
+    let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
+    let pair = Layout::flat(
+        &[r.shape_leaves(), ls].concat(),
+        &[r.stride_leaves(), ld].concat(),
+    )
+    .expect("valid");
+    assert!(injective(&values(&pair)), "({r}, {l}) not injective");
+    assert_eq!(pair.size(), 1 << 20); // a bijection onto [0, cotarget)
+}
