@@ -83,6 +83,13 @@ impl Profile {
 
     /// The profile of a flat tuple of `n` leaves.
     pub(crate) fn flat(n: usize) -> Profile {
+        if n + 2 <= 24 {
+            let mut buf = [Tok::Leaf; 24];
+            (buf[0], buf[n + 1]) = (Tok::Open, Tok::Close);
+            return Profile {
+                toks: SmallVec::from_buf_and_len(buf, n + 2),
+            };
+        }
         let mut toks: SmallVec<[Tok; 24]> = SmallVec::from_elem(Tok::Leaf, n + 2);
         toks[0] = Tok::Open;
         toks[n + 1] = Tok::Close;

@@ -171,6 +171,24 @@ impl Layout {
         }
     }
 
+    /// [`Layout::from_trusted`] when the size is already known (no product).
+    #[inline]
+    pub(crate) fn from_trusted_sized(
+        profile: Profile,
+        shape: Leaves,
+        stride: Leaves,
+        size: i64,
+    ) -> Layout {
+        debug_assert_eq!(shape.iter().product::<i64>(), size);
+        debug_assert!(Layout::from_leaves(profile.clone(), shape.clone(), stride.clone()).is_ok());
+        Layout {
+            profile,
+            shape,
+            stride,
+            size,
+        }
+    }
+
     /// The shape, borrowed.
     ///
     /// ```

@@ -601,3 +601,149 @@ fn mirroring_identity_on_cute_documented_composition() {
         .expect("exists");
     assert_eq!(values(&r), [0, 24, 2, 26, 8, 32, 10, 34, 16, 40, 18, 42]);
 }
+
+// ---------------------------------------------------------------------------
+// left_inverse beyond mixed radices: divisible chains of strides.
+
+/// Whether L's nontrivial leaves, sorted by stride, have `d₁ ≥ 1`, each stride
+/// a multiple of the previous one and at least the previous leaf's span `d·s`.
+fn divisible_chain(l: &Layout) -> bool {
+    let mut sorted: Vec<(i64, i64)> = l
+        .shape_leaves()
+        .iter()
+        .zip(l.stride_leaves())
+        .filter(|&(&s, _)| s > 1)
+        .map(|(&s, &d)| (d, s))
+        .collect();
+    sorted.sort_unstable();
+    sorted.first().is_none_or(|&(d, _)| d >= 1)
+        && sorted
+            .windows(2)
+            .all(|w| w[1].0 % w[0].0 == 0 && w[1].0 >= w[0].0 * w[0].1)
+}
+
+/// A flat layout whose leaves, in a random order, form a divisible chain:
+/// `d₁ ∈ [1, 4]`, `dₖ₊₁ = dₖ·(sₖ + gap)` with a gap of 0 to 3.
+fn chain_layout() -> impl Strategy<Value = Layout> {
+    (1i64..=4, prop::collection::vec((1i64..=5, 0i64..=3), 1..=4))
+        .prop_flat_map(|(d1, leaves)| {
+            let n = leaves.len();
+            (
+                Just((d1, leaves)),
+                Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+            )
+        })
+        .prop_map(|((d1, leaves), order)| {
+            let (mut shape, mut stride) = (vec![0i64; leaves.len()], vec![0i64; leaves.len()]);
+            let mut d = d1;
+            for (&(s, gap), &k) in leaves.iter().zip(&order) {
+                (shape[k], stride[k]) = (s, d);
+                d *= s + gap;
+            }
+            Layout::flat(&shape, &stride).expect("small layouts are valid")
+        })
+}
+
+fn assert_left_inverse(l: &Layout, r: &Layout) {
+    for i in 0..l.size() {
+        let x = l.eval(i).expect("in domain");
+        assert_eq!(r.eval(x).expect("defined"), i, "{r} at {l}({i}) = {x}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Every divisible chain is accepted, and then R(L(i)) = i at every index.
+    #[test]
+    fn left_inverse_accepts_divisible_chains(l in chain_layout()) {
+        prop_assert!(divisible_chain(&l));
+        let r = l.left_inverse();
+        prop_assert!(r.is_ok(), "{} refused: {:?}", l, r);
+        let r = r.expect("accepted");
+        for i in 0..l.size() {
+            prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), i);
+        }
+    }
+
+    /// On random layouts: accepted ones satisfy R(L(i)) = i everywhere, every
+    /// divisible chain is accepted, and non-injective ones are refused.
+    #[test]
+    fn left_inverse_exact_on_random_layouts(l in flat_layout(4, -2..=24)) {
+        match l.left_inverse() {
+            Ok(r) => {
+                prop_assert!(injective(&values(&l)));
+                for i in 0..l.size() {
+                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), i);
+                }
+            }
+            Err(e) => {
+                prop_assert!(!divisible_chain(&l), "{} refused: {}", l, e);
+                prop_assert!(matches!(e, Error::Precondition { .. }), "{}", e);
+            }
+        }
+    }
+}
+
+#[test]
+fn left_inverse_of_gapped_row_major() {
+    // Invariant: R(L(i)) = i whenever the sorted strides form a divisible chain / Witness: (2,2):(3,1), offsets 0,1,3,4, has (2,3):(2,1).
+    let l: Layout = "(2,2):(3,1)".parse().expect("valid");
+    let r = l.left_inverse().expect("a divisible chain");
+    assert_eq!(r.to_string(), "(2,3):(2,1)");
+    assert_left_inverse(&l, &r);
+}
+
+#[test]
+fn left_inverse_with_leading_stride_and_gaps() {
+    // Invariant: a first stride d₁ > 1 and gaps between leaves still give R(L(i)) = i / Witness: (3,2,2):(4,36,12) (4 | 12 | 36, a gap above 12·2 = 24) is inverted; (3,2,2):(2,30,7) (2 ∤ 7) is refused.
+    let bad: Layout = "(3,2,2):(2,30,7)".parse().expect("valid");
+    assert!(matches!(
+        bad.left_inverse(),
+        Err(Error::Precondition { .. })
+    ));
+    let l: Layout = "(3,2,2):(4,36,12)".parse().expect("valid");
+    let r = l
+        .left_inverse()
+        .expect("strides 4 | 12 | 36, 12 ≥ 4·3, 36 ≥ 12·2");
+    assert_left_inverse(&l, &r);
+    assert_eq!(r.size(), 36 * 2); // dₙ·sₙ
+}
+
+#[test]
+fn left_inverse_refuses_injective_non_chain() {
+    // Invariant: a layout outside the divisible chains gets a typed error, never a wrong R / Witness: (2,2):(3,2), offsets 0,2,3,5 (3 is no multiple of 2).
+    let l: Layout = "(2,2):(3,2)".parse().expect("valid");
+    assert!(injective(&values(&l)));
+    assert!(matches!(l.left_inverse(), Err(Error::Precondition { .. })));
+}
+
+#[test]
+fn left_inverse_keeps_mixed_radix_answers() {
+    // Invariant: mixed-radix layouts keep CuTe's right_inverse((complement, L)) / Witness: (1,1,3):(2,6,2) gives pycute's (3,2):(1,3).
+    let l: Layout = "(1,1,3):(2,6,2)".parse().expect("valid");
+    assert_eq!(
+        l.left_inverse().expect("mixed radix").to_string(),
+        "(3,2):(1,3)"
+    );
+}
+
+#[test]
+fn complement_of_more_than_eight_leaves() {
+    // Invariant: (R, L) is injective and R ordered on the heap path too / Witness: ten leaves 2:4ᵏ (a gap 2:2·4ᵏ⁻¹ under each but the first) up to 2²⁰.
+    let shape = [2i64; 10];
+    let stride: Vec<i64> = (0..10).rev().map(|k| 4i64.pow(k)).collect();
+    let l = Layout::flat(&shape, &stride).expect("valid");
+    let r = l.complement(1 << 20).expect("exists");
+    assert_eq!(r.shape_leaves(), [2; 10]); // the last leaf is ⌈2²⁰/2¹⁹⌉ = 2
+    let rv = values(&r);
+    assert!(rv.windows(2).all(|w| w[0] < w[1]), "{r} is not ordered");
+    let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
+    let pair = Layout::flat(
+        &[r.shape_leaves(), ls].concat(),
+        &[r.stride_leaves(), ld].concat(),
+    )
+    .expect("valid");
+    assert!(injective(&values(&pair)), "({r}, {l}) not injective");
+    assert_eq!(pair.size(), 1 << 20); // a bijection onto [0, cotarget)
+}

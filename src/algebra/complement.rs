@@ -43,26 +43,74 @@ impl Layout {
     }
 }
 
+/// Most leaves handled in stack buffers; longer layouts use the heap.
+const INLINE: usize = 8;
+
 /// The complement, coalesced. With `exact`, a stride that is not a multiple of
-/// the covered span is refused (the pair would have gaps).
+/// the covered span is refused (the pair would have gaps). O(n log n); for
+/// ≤ 8 leaves an insertion sort on the stack and no allocation.
 pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
     let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
-    let mut sorted: SmallVec<[(i64, i64); 8]> = SmallVec::new();
-    for (&s, &d) in ls.iter().zip(ld) {
-        if s > 1 && d != 0 {
-            sorted.push((d, s));
-        }
+    if ls.len() > INLINE {
+        return complement_heap(l, cotarget, exact);
     }
+    let mut sorted = [(0i64, 0i64); INLINE];
+    let mut n = 0;
+    for pair in ls.iter().zip(ld).filter_map(nontrivial) {
+        (sorted[n], n) = (pair, n + 1);
+    }
+    insertion_sort(&mut sorted[..n]);
+    let mut gaps = [(0i64, 0i64); INLINE + 1];
+    let count = gap_leaves(l, &sorted[..n], cotarget, exact, &mut gaps[..=n])?;
+    gaps_layout(&gaps[..count])
+}
+
+/// [`complement_layout`] for more than 8 leaves, in heap buffers.
+#[cold]
+fn complement_heap(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
+    let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
+    let mut sorted: Vec<(i64, i64)> = ls.iter().zip(ld).filter_map(nontrivial).collect();
     sorted.sort_unstable();
+    let mut gaps = vec![(0i64, 0i64); sorted.len() + 1];
+    let count = gap_leaves(l, &sorted, cotarget, exact, &mut gaps)?;
+    gaps_layout(&gaps[..count])
+}
+
+/// A leaf that takes part in the complement (extent > 1, stride ≠ 0), as
+/// `(stride, extent)`.
+fn nontrivial((&s, &d): (&i64, &i64)) -> Option<(i64, i64)> {
+    (s > 1 && d != 0).then_some((d, s))
+}
+
+/// Sorts a few pairs in place. O(n²), for n ≤ 8.
+fn insertion_sort(v: &mut [(i64, i64)]) {
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
+/// The gap leaves of `(stride, extent)` pairs sorted by stride, fastest first
+/// and coalesced, written to `gaps` (room for `sorted.len() + 1`); their count.
+fn gap_leaves(
+    l: &Layout,
+    sorted: &[(i64, i64)],
+    cotarget: i64,
+    exact: bool,
+    gaps: &mut [(i64, i64)],
+) -> Result<usize> {
     let refuse = |rule: String| Error::Precondition {
         op: "complement",
         layout: l.to_string(),
         rule,
     };
-    // Gap leaves fastest first, coalesced as they come.
-    let mut gaps: SmallVec<[(i64, i64); 9]> = SmallVec::new();
-    let mut covered = 1i64;
-    for &(d, s) in &sorted {
+    let (mut n, mut covered) = (0usize, 1i64);
+    for &(d, s) in sorted {
         if d < 0 {
             return Err(refuse(format!("stride {d} is negative")));
         }
@@ -72,25 +120,65 @@ pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Resul
                 "leaf {s}:{d} starts inside the span {covered} of the smaller-stride leaves"
             )));
         }
-        push_coalesced(&mut gaps, gap, covered);
+        n = push_gap(gaps, n, gap, covered);
         covered = error::mul(s, d, "span of complement")?;
     }
     let last = num_integer::Integer::div_ceil(&cotarget, &covered).max(1);
-    push_coalesced(&mut gaps, last, covered);
-    if gaps.is_empty() {
-        gaps.push((1, 0));
+    n = push_gap(gaps, n, last, covered);
+    if n == 0 {
+        (gaps[0], n) = ((1, 0), 1);
     }
-    let (mut shape, mut stride) = (Leaves::new(), Leaves::new());
-    for &(e, c) in gaps.iter().rev() {
-        shape.push(e);
-        stride.push(c);
+    Ok(n)
+}
+
+/// [`push_coalesced`] on a buffer holding `n` leaves; the new count.
+fn push_gap(gaps: &mut [(i64, i64)], n: usize, e: i64, c: i64) -> usize {
+    if e == 1 {
+        return n;
     }
+    if n > 0 {
+        let prev = &mut gaps[n - 1];
+        if prev.0.checked_mul(prev.1) == Some(c) && prev.0.checked_mul(e).is_some() {
+            prev.0 *= e;
+            return n;
+        }
+    }
+    gaps[n] = (e, c); // an overflowing size is reported when the layout is built
+    n + 1
+}
+
+/// The row-major layout of gap leaves (fastest first, strides ≥ 0), checking
+/// that its size and span fit `i64`. O(leaves).
+#[inline(always)]
+fn gaps_layout(gaps: &[(i64, i64)]) -> Result<Layout> {
+    let (mut size, mut span) = (1i64, 0i64);
+    for &(e, c) in gaps {
+        size = error::mul(size, e, "size of layout")?;
+        let reach = error::mul(c, e - 1, "span of layout offsets")?;
+        span = error::add(span, reach, "span of layout offsets")?;
+    }
+    error::add(span, 1, "cosize of layout")?;
+    let (shape, stride): (Leaves, Leaves) = if gaps.len() <= INLINE {
+        let (mut sh, mut st) = ([0i64; INLINE], [0i64; INLINE]);
+        for (k, &(e, c)) in gaps.iter().rev().enumerate() {
+            (sh[k], st[k]) = (e, c);
+        }
+        (
+            SmallVec::from_buf_and_len(sh, gaps.len()),
+            SmallVec::from_buf_and_len(st, gaps.len()),
+        )
+    } else {
+        (
+            gaps.iter().rev().map(|g| g.0).collect(),
+            gaps.iter().rev().map(|g| g.1).collect(),
+        )
+    };
     let profile = if shape.len() == 1 {
         Profile::leaf()
     } else {
         Profile::flat(shape.len())
     };
-    Layout::from_leaves(profile, shape, stride)
+    Ok(Layout::from_trusted_sized(profile, shape, stride, size))
 }
 
 /// Appends the next slower leaf `e:c`, merging it into the previous one when

@@ -89,7 +89,8 @@ impl Layout {
     /// assert!(a.compose(&"(2,3):(3,2)".parse().unwrap()).is_err());
     /// ```
     pub fn compose(&self, b: &Layout) -> Result<Layout> {
-        self.compose_explained(b).0
+        compose_stack(self, b)
+            .unwrap_or_else(|| compose_impl(self, b, &mut ComposePath::Structural))
     }
 
     /// [`Layout::compose`], also saying which stage decided.
@@ -102,7 +103,7 @@ impl Layout {
     /// assert_eq!(path, ComposePath::Witness);
     /// ```
     pub fn compose_explained(&self, b: &Layout) -> (Result<Layout>, ComposePath) {
-        if let Some(r) = compose_fast(self, b) {
+        if let Some(r) = compose_stack(self, b) {
             return (r, ComposePath::Structural);
         }
         let mut path = ComposePath::Structural;
@@ -223,6 +224,7 @@ impl Radix {
 /// first, written to `out` (room for `s.len()`), and the head's stride.
 /// Extent-1 leaves drop out except the first, whose stride matters past the
 /// domain; a leaf merges into the next faster one when its stride continues it.
+#[inline(always)]
 fn normalize_into(s: &[i64], d: &[i64], out: &mut [(i64, i64)]) -> (usize, i64) {
     let mut n = 0usize;
     for k in (1..s.len()).rev() {
@@ -246,6 +248,7 @@ fn normalize_into(s: &[i64], d: &[i64], out: &mut [(i64, i64)]) -> (usize, i64) 
 }
 
 /// Place values `P₀ = 1, Pⱼ₊₁ = Pⱼ·aⱼ` into `place` (room for `leaves + 1`).
+#[inline]
 fn place_values(leaves: &[(i64, i64)], place: &mut [i64]) {
     place[0] = 1;
     for (j, &(e, _)) in leaves.iter().enumerate() {
@@ -371,13 +374,27 @@ fn leaf_by_values(
 /// Most leaves of A, and of B, that the stack-only structural path takes.
 const FAST_LEAVES: usize = 8;
 
+/// [`compose_fast`] and its finished layout; `None` to hand over to the
+/// general procedure.
+#[inline(always)]
+fn compose_stack(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
+    let mut out = Inline::default();
+    match compose_fast(a, b, &mut out)? {
+        Ok(()) => out.finish(b.size()),
+        Err(e) => Some(Err(e)),
+    }
+}
+
 /// The structural stage on stack arrays, for A and B of at most
-/// [`FAST_LEAVES`] leaves: `Some` when divisibility and the carry bound prove
-/// R (or R's strides overflow), `None` to hand over to the general procedure,
-/// which applies the same tests first. No heap allocation for ≤ 8 leaves of R.
-fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
+/// [`FAST_LEAVES`] leaves and R of at most 8 leaves and 24 brackets: `Some`
+/// when divisibility and the carry bound prove R, written to `out` (or R's
+/// strides overflow), `None` to hand over to the general procedure, which
+/// applies the same tests first. One pass over B's brackets writes R's
+/// brackets and leaves directly. No heap allocation. O(leaves(A) · leaves(B)).
+#[inline(always)]
+fn compose_fast(a: &Layout, b: &Layout, out: &mut Inline) -> Option<Result<()>> {
     let (sa, da) = (a.shape_leaves(), a.stride_leaves());
-    let (sb, db) = (b.shape_leaves(), b.stride_leaves());
+    let (sb, db, toks) = (b.shape_leaves(), b.stride_leaves(), b.profile().toks());
     if sa.is_empty() || sa.len() > FAST_LEAVES || sb.len() > FAST_LEAVES {
         return None;
     }
@@ -390,38 +407,137 @@ fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
         place: &place[..=n],
         head,
     };
-    // Each leaf of B: its image, fastest first, in one buffer.
-    let mut img = [(0i64, 0i64); 2 * FAST_LEAVES];
-    let mut span = [(0usize, 0usize); FAST_LEAVES];
-    let mut used = 0usize;
-    for k in 0..sb.len() {
-        let (e, st) = (sb[k], db[k]);
-        if e == 1 || st == 0 {
-            span[k] = (used, used);
+    // The nontrivial leaves' strides and largest offsets, for the carry test.
+    let (mut beta, mut last) = ([0i64; FAST_LEAVES], [0i64; FAST_LEAVES]);
+    let (mut m, mut leaf, mut reach) = (0usize, 0usize, 0i64);
+    let mut img = [(0i64, 0i64); FAST_LEAVES + 1];
+    for &tok in toks {
+        if tok != Tok::Leaf {
+            out.tok(tok)?;
             continue;
         }
-        if st < 0 || used + n + 1 > img.len() {
+        let (e, st) = (sb[leaf], db[leaf]);
+        leaf += 1;
+        if e == 1 || st == 0 {
+            out.leaf(e, 0)?;
+            continue;
+        }
+        if st < 0 {
             return None;
         }
-        let count = match leaf_structural(r, e, st, &mut img[used..]) {
-            Ok(Some(c)) => c,
+        match leaf_structural(r, e, st, &mut img[..=n]) {
+            Ok(Some(count)) => out.image(&img[..count])?,
             Ok(None) => return None,
             Err(err) => return Some(Err(err)),
-        };
-        span[k] = (used, used + count);
-        used += count;
+        }
+        (beta[m], last[m]) = (st, (e - 1) * st); // within B's validated span
+        reach += last[m];
+        m += 1;
     }
-    for &p in &place[1..=n] {
-        let bound = (0..sb.len())
-            .filter(|&k| span[k].1 > span[k].0)
-            .fold(0i64, |acc, k| {
-                acc.saturating_add(residue_bound(sb[k], db[k], true, p))
-            });
-        if bound >= p {
-            return None;
+    carry_free(&place[1..=n], &beta[..m], &last[..m], reach).then_some(Ok(()))
+}
+
+/// R under construction on the stack: at most 8 leaves and 24 brackets, so
+/// its depth is at most 12, below [`crate::int_tuple::MAX_DEPTH`].
+struct Inline {
+    /// Starts as all leaves: only the brackets are written.
+    toks: [Tok; 24],
+    shape: [i64; FAST_LEAVES],
+    stride: [i64; FAST_LEAVES],
+    nt: usize,
+    nl: usize,
+    /// R's span, `Σ |d|·(e−1)`: exact in `i128` for ≤ 8 leaves.
+    reach: i128,
+}
+
+impl Default for Inline {
+    fn default() -> Inline {
+        Inline {
+            toks: [Tok::Leaf; 24],
+            shape: [0; FAST_LEAVES],
+            stride: [0; FAST_LEAVES],
+            nt: 0,
+            nl: 0,
+            reach: 0,
         }
     }
-    Some(assemble(b, &img, &span[..sb.len()]))
+}
+
+impl Inline {
+    /// Appends one bracket; `None` when the buffer is full.
+    #[inline(always)]
+    fn tok(&mut self, tok: Tok) -> Option<()> {
+        *self.toks.get_mut(self.nt)? = tok;
+        self.nt += 1;
+        Some(())
+    }
+
+    /// Appends the leaf `e:d`; `None` when the buffer is full.
+    #[inline(always)]
+    fn leaf(&mut self, e: i64, d: i64) -> Option<()> {
+        let nl = self.nl;
+        (*self.shape.get_mut(nl)?, *self.stride.get_mut(nl)?) = (e, d);
+        (self.nl, self.nt) = (nl + 1, self.nt + 1);
+        self.reach += i128::from(d.unsigned_abs()) * i128::from(e - 1);
+        Some(())
+    }
+
+    /// Appends an image (fastest first, nonempty) slowest first, as a leaf or
+    /// a nested tuple; `None` when the buffers are full.
+    #[inline(always)]
+    fn image(&mut self, img: &[(i64, i64)]) -> Option<()> {
+        if let [(e, d)] = *img {
+            return self.leaf(e, d);
+        }
+        self.tok(Tok::Open)?;
+        for &(e, d) in img.iter().rev() {
+            self.leaf(e, d)?;
+        }
+        self.tok(Tok::Close)
+    }
+
+    /// The layout of `size` elements (B's: each image has its leaf's extent
+    /// as size), after the span check of [`assemble`]; `None` when the
+    /// brackets overflowed the buffer.
+    #[inline(always)]
+    fn finish(self, size: i64) -> Option<Result<Layout>> {
+        if self.nt > self.toks.len() {
+            return None;
+        }
+        if self.reach > i128::from(i64::MAX) {
+            return Some(Err(Error::Overflow {
+                what: "span of a composition",
+            }));
+        }
+        Some(Ok(Layout::from_trusted_sized(
+            Profile::from_vec(SmallVec::from_buf_and_len(self.toks, self.nt)),
+            SmallVec::from_buf_and_len(self.shape, self.nl),
+            SmallVec::from_buf_and_len(self.stride, self.nl),
+            size,
+        )))
+    }
+}
+
+/// The structural carry test for divisibility-built leaves `t·βₖ`, `t·βₖ ≤ lastₖ`:
+/// at each boundary `p`, the largest residues (exact, see [`residue_bound`])
+/// must sum below `p`. Boundaries above `reach = Σ lastₖ` cannot be crossed.
+/// O(boundaries · leaves), no division.
+fn carry_free(bounds: &[i64], beta: &[i64], last: &[i64], reach: i64) -> bool {
+    for &p in bounds {
+        if p > reach {
+            return true;
+        }
+        let mut sum = 0i64;
+        for (&st, &hi) in beta.iter().zip(last) {
+            // 0 when p ≤ β, hi when p > hi, else p − β: a select, not a branch.
+            // Each term is ≤ hi, so the sum stays ≤ reach (B's validated span).
+            sum += if p > hi { hi } else { (p - st).max(0) };
+        }
+        if sum >= p {
+            return false;
+        }
+    }
+    true
 }
 
 /// A without leaves is defined at 0 only: B must map everything to 0.
@@ -449,6 +565,7 @@ fn compose_into_point(a: &Layout, b: &Layout) -> Result<Layout> {
 /// `Pⱼ'` (the head has no upper bound). This is CuTe's shape-division walk,
 /// mirrored and relaxed where no carry can occur (CuTe also asks `end | Pⱼ'₊₁`).
 /// O(leaves(A)) comparisons and at most four divisions.
+#[inline(always)]
 fn leaf_structural(
     r: RadixView<'_>,
     b: i64,

@@ -6,10 +6,13 @@
 //!   whose strides chain contiguously from 1 (`d = 1, s₀·d₀, …`); each such leaf
 //!   contributes `s : (its row-major index stride in L)`. Then `L(R(i)) = i` for
 //!   every `i < size(R)`. Zero and negative strides stop the chain.
-//! - `left_inverse(L)`: `right_inverse((complement(L), L))`, defined when L is
-//!   injective and its leaves tile a mixed radix (each stride a multiple of the
-//!   span below it); then `(complement, L)` is a bijection onto an interval and
-//!   `R(L(i)) = i` for every `i < size(L)`.
+//! - `left_inverse(L)`: `right_inverse((complement(L), L))` when L is injective
+//!   and its leaves tile a mixed radix (each stride a multiple of the span below
+//!   it); then `(complement, L)` is a bijection onto an interval and
+//!   `R(L(i)) = i` for every `i < size(L)`. Otherwise, when L's sorted strides
+//!   form a *divisible chain* (each a multiple of the previous stride and at
+//!   least the previous leaf's span `dₖ·sₖ`), R reads L's coordinates as the
+//!   digits of `x / d₁` in the mixed radix `(d₂/d₁, …, dₙ/dₙ₋₁, ∞)`.
 //! - `nullspace(L)`: the injective layout over L's zero-stride leaves, so that
 //!   `L(N(i)) = 0` for every `i`.
 //!
@@ -19,6 +22,7 @@ use smallvec::SmallVec;
 
 use crate::algebra::complement::{complement_layout, flat_layout, push_coalesced};
 use crate::error::{Error, Result};
+use crate::int_tuple::Profile;
 use crate::layout::{Layout, Leaves};
 
 impl Layout {
@@ -39,18 +43,31 @@ impl Layout {
 
     /// The left inverse: `R(L(i)) = i` for every `i < size(L)`.
     ///
+    /// When L's leaves tile a mixed radix this is CuTe's
+    /// `right_inverse((complement(L, 1), L))`. Otherwise, when L's strides,
+    /// sorted, form a divisible chain (`dₖ | dₖ₊₁` and `dₖ₊₁ ≥ dₖ·sₖ`, gaps
+    /// allowed), R is built digit by digit: a leaf `dₖ₊₁/dₖ : ιₖ` per leaf of L
+    /// (`ιₖ` its row-major index stride; digit values ≥ `sₖ` are never read on
+    /// L's image), a fastest `d₁ : 0` and a head `sₙ : ιₙ` (proof in
+    /// `docs/algebra.md`). O(n log n) in the leaves.
+    ///
     /// # Errors
     /// [`Error::Precondition`] when L is not injective (a zero stride on a leaf
-    /// of extent > 1, or overlapping leaves), or when its leaves do not tile a
-    /// mixed radix (a stride not a multiple of the span below it; a layout left
-    /// inverse may still exist then, but this operation does not build it).
+    /// of extent > 1, or overlapping leaves), has a negative stride, or its
+    /// sorted strides do not form a divisible chain (a layout left inverse may
+    /// still exist then, but this operation does not build it);
+    /// [`Error::Overflow`] when R's size `dₙ·sₙ` leaves `i64`.
     ///
     /// ```
     /// use hlayout::Layout;
     /// let l: Layout = "(2,4):(16,1)".parse().unwrap();
     /// let r = l.left_inverse().unwrap();
     /// assert!((0..l.size()).all(|i| r.eval(l.eval(i).unwrap()).unwrap() == i));
+    /// // Offsets 0, 1, 3, 4: no mixed radix, but a divisible chain.
+    /// let g: Layout = "(2,2):(3,1)".parse().unwrap();
+    /// assert_eq!(g.left_inverse().unwrap().to_string(), "(2,3):(2,1)");
     /// assert!("(2,2):(0,1)".parse::<Layout>().unwrap().left_inverse().is_err());
+    /// assert!("(2,2):(3,2)".parse::<Layout>().unwrap().left_inverse().is_err());
     /// ```
     pub fn left_inverse(&self) -> Result<Layout> {
         let (s, d) = (self.shape_leaves(), self.stride_leaves());
@@ -61,14 +78,19 @@ impl Layout {
                 rule: format!("not injective: leaf {k} has extent {} and stride 0", s[k]),
             });
         }
-        let c = complement_layout(self, 1, true).map_err(|e| match e {
-            Error::Precondition { rule, .. } => Error::Precondition {
-                op: "left_inverse",
-                layout: self.to_string(),
-                rule: format!("not injective or not a mixed radix: {rule}"),
-            },
-            other => other,
-        })?;
+        let c = match complement_layout(self, 1, true) {
+            Ok(c) => c,
+            Err(Error::Precondition { rule, .. }) => {
+                return chain_left_inverse(s, d)?.ok_or_else(|| Error::Precondition {
+                    op: "left_inverse",
+                    layout: self.to_string(),
+                    rule: format!(
+                        "not injective, or its sorted strides are not a divisible chain: {rule}"
+                    ),
+                });
+            }
+            Err(other) => return Err(other),
+        };
         let mut shape = Leaves::from_slice(c.shape_leaves());
         let mut stride = Leaves::from_slice(c.stride_leaves());
         shape.extend_from_slice(s);
@@ -109,6 +131,43 @@ fn index_strides(shape: &[i64]) -> Leaves {
         out[k] = out[k + 1] * shape[k + 1]; // ≤ size
     }
     out
+}
+
+/// The left inverse of flat leaves whose nontrivial leaves, sorted by stride
+/// `d₁ < … < dₙ`, satisfy `d₁ ≥ 1`, `dₖ | dₖ₊₁` and `dₖ₊₁ ≥ dₖ·sₖ`; `None`
+/// otherwise. Fastest first, R has the leaves `d₁ : 0`, `dₖ₊₁/dₖ : ιₖ` and
+/// the head `sₙ : ιₙ` (coalesced), so digit k of `x / d₁` is L's coordinate
+/// `cₖ` whenever `x = Σ cₖ·dₖ`. O(n log n).
+fn chain_left_inverse(s: &[i64], d: &[i64]) -> Result<Option<Layout>> {
+    let index = index_strides(s);
+    let mut sorted: SmallVec<[(i64, i64, i64); 8]> = (0..s.len())
+        .filter(|&k| s[k] > 1)
+        .map(|k| (d[k], s[k], index[k]))
+        .collect();
+    sorted.sort_unstable();
+    let (Some(&(d1, ..)), Some(&(_, sn, i_n))) = (sorted.first(), sorted.last()) else {
+        return Ok(None);
+    };
+    if d1 < 1 {
+        return Ok(None);
+    }
+    let mut leaves: SmallVec<[(i64, i64); 9]> = SmallVec::new();
+    push_coalesced(&mut leaves, d1, 0);
+    for w in sorted.windows(2) {
+        let ((dk, sk, ik), (dn, ..)) = (w[0], w[1]);
+        if dn % dk != 0 || dn / dk < sk {
+            return Ok(None);
+        }
+        push_coalesced(&mut leaves, dn / dk, ik);
+    }
+    push_coalesced(&mut leaves, sn, i_n);
+    let shape: Leaves = leaves.iter().rev().map(|t| t.0).collect();
+    let stride: Leaves = leaves.iter().rev().map(|t| t.1).collect();
+    let profile = match shape.len() {
+        1 => Profile::leaf(),
+        n => Profile::flat(n),
+    };
+    Layout::from_leaves(profile, shape, stride).map(Some)
 }
 
 /// Right-inverse leaves (row-major, coalesced) of flat leaves. Extent-1
