@@ -88,85 +88,32 @@ impl View {
 
     /// Blocked fill for short innermost runs: the trailing leaves whose product
     /// is at most [`BLOCK`] form a block whose relative offsets and constraint
-    /// values are tabulated once (on the stack); each block is then written by
-    /// adding the outer position's base and comparing against the bounds, with
-    /// no division and no carry inside the block. `None` when the innermost
-    /// leaf alone exceeds the block (runs are long: use the run-wise fill) or
-    /// there are more than [`BLOCK_CONSTRAINTS`] constraints.
+    /// values are tabulated once (on the stack, [`Block`]); each block is then
+    /// written from the outer position's base with no division and no carry
+    /// inside it. `None` when the innermost leaf alone exceeds the block (runs
+    /// are long: use the run-wise fill) or there are more than
+    /// [`BLOCK_CONSTRAINTS`] constraints.
     fn fill_blocked(&self, out: &mut [i64], invalid: i64) -> Option<usize> {
         let it = self.offsets();
         let leaves = it.extents.len();
         let mut k0 = leaves;
-        let mut block = 1usize;
-        while k0 > 0 && block * usize::try_from(it.extents[k0 - 1]).ok()? <= BLOCK {
+        let mut size = 1usize;
+        while k0 > 0 && size * usize::try_from(it.extents[k0 - 1]).ok()? <= BLOCK {
             k0 -= 1;
-            block *= usize::try_from(it.extents[k0]).ok()?;
+            size *= usize::try_from(it.extents[k0]).ok()?;
         }
-        let constraints = it.bounds.len();
-        if k0 == leaves || k0 > 64 || constraints > BLOCK_CONSTRAINTS {
+        if k0 == leaves || k0 > 64 || it.bounds.len() > BLOCK_CONSTRAINTS {
             return None;
         }
-        let (mut rel, mut rel_c) = ([0i64; BLOCK], [[0i64; BLOCK]; BLOCK_CONSTRAINTS]);
-        let mut digit = [0i64; 8 * 8];
-        for j in 0..block {
-            rel[j] = (k0..leaves).map(|k| digit[k - k0] * it.strides[k]).sum();
-            for (c, row) in rel_c.iter_mut().enumerate().take(constraints) {
-                row[j] = (k0..leaves).map(|k| digit[k - k0] * it.coeffs[k][c]).sum();
-            }
-            odometer_step(&mut digit[..leaves - k0], &it.extents[k0..]);
-        }
-        // Constraints blind to the outer leaves give one validity pattern for
-        // every block; the others are checked per block, skipped when the
-        // block's range of values lies wholly inside (or outside) the bounds.
-        let varies: SmallVec<[bool; 4]> = (0..constraints)
-            .map(|c| it.coeffs[..k0].iter().any(|a| a[c] != 0))
-            .collect();
-        // Validity as lane masks (-1 valid, 0 not), so every pass vectorises.
-        let mut fixed = [-1i64; BLOCK];
-        for c in (0..constraints).filter(|&c| !varies[c]) {
-            let (v, (lo, hi)) = (it.values[c], it.bounds[c]);
-            for (m, &r) in fixed[..block].iter_mut().zip(&rel_c[c][..block]) {
-                *m &= -i64::from((lo <= v + r) & (v + r < hi));
-            }
-        }
-        let reach: SmallVec<[(i64, i64); 4]> = (0..constraints)
-            .map(|c| {
-                let row = &rel_c[c][..block];
-                (
-                    row.iter().copied().min().unwrap_or(0),
-                    row.iter().copied().max().unwrap_or(0),
-                )
-            })
-            .collect();
+        let block = Block::new(&it, k0, size);
         let want = out.len().min(usize::try_from(it.remaining).ok()?);
-        let mut outer = [0i64; 8 * 8];
+        let mut outer = [0i64; 64];
         let (mut base, mut vals) = (it.offset, it.values.clone());
-        let mut written = 0;
-        let mut ok = [-1i64; BLOCK];
+        let (mut written, mut scratch) = (0, [0i64; BLOCK]);
         while written < want {
-            let n = block.min(want - written);
-            // Varying constraints this block can break; usually none.
-            let mut own = false;
-            for c in (0..constraints).filter(|&c| varies[c]) {
-                let ((lo, hi), v, (min, max)) = (it.bounds[c], vals[c], reach[c]);
-                if lo <= v + min && v + max < hi {
-                    continue;
-                }
-                if !own {
-                    ok[..n].copy_from_slice(&fixed[..n]);
-                    own = true;
-                }
-                for (m, &r) in ok[..n].iter_mut().zip(&rel_c[c][..n]) {
-                    *m &= -i64::from((lo <= v + r) & (v + r < hi));
-                }
-            }
-            let masks = if own { &ok[..n] } else { &fixed[..n] };
-            // invalid + ((offset - invalid) & mask): exact in wrapping arithmetic,
-            // since the result is one of two representable values.
+            let n = size.min(want - written);
             let chunk = &mut out[written..written + n];
-            for ((o, &r), &m) in chunk.iter_mut().zip(&rel[..n]).zip(masks) {
-                *o = invalid.wrapping_add((base + r).wrapping_sub(invalid) & m);
-            }
+            block.write(chunk, &mut scratch, (base, &vals), &it.bounds, invalid);
             written += n;
             // Step the outer odometer, moving base and constraint values with it.
             for k in (0..k0).rev() {
@@ -232,22 +179,137 @@ impl View {
     }
 }
 
+/// The trailing leaves `k0..` of a stream, tabulated: each element's offset and
+/// constraint values relative to the block's start, and the validity pattern
+/// of the constraints blind to the outer leaves (the same for every block).
+struct Block {
+    size: usize,
+    rel: [i64; BLOCK],
+    rel_c: [[i64; BLOCK]; BLOCK_CONSTRAINTS],
+    /// Validity as lane masks (-1 valid, 0 not), so every pass vectorises.
+    fixed: [i64; BLOCK],
+    /// The invalid positions of `fixed`, when few (else `None`).
+    holes: Option<SmallVec<[u16; 32]>>,
+    /// Which constraints depend on the outer leaves, and each one's range over the block.
+    varies: SmallVec<[bool; 4]>,
+    reach: SmallVec<[(i64, i64); 4]>,
+}
+
+impl Block {
+    /// Tabulates leaves `k0..` of `it` (`size` elements, at most [`BLOCK`]).
+    fn new(it: &ViewOffsets, k0: usize, size: usize) -> Block {
+        let (leaves, cons) = (it.extents.len(), it.bounds.len());
+        let (mut rel, mut rel_c) = ([0i64; BLOCK], [[0i64; BLOCK]; BLOCK_CONSTRAINTS]);
+        // By doubling, fastest leaf first: each slower leaf repeats the prefix
+        // tabulated so far, shifted by its stride (and coefficients).
+        let mut filled = 1usize;
+        for k in (k0..leaves).rev() {
+            let extent = usize::try_from(it.extents[k]).unwrap_or(0);
+            for copy in 1..extent {
+                let at = copy * filled;
+                let step = copy as i64;
+                rel.copy_within(0..filled, at);
+                rel[at..at + filled]
+                    .iter_mut()
+                    .for_each(|r| *r += step * it.strides[k]);
+                for (c, row) in rel_c.iter_mut().enumerate().take(cons) {
+                    row.copy_within(0..filled, at);
+                    let a = step * it.coeffs[k][c];
+                    row[at..at + filled].iter_mut().for_each(|r| *r += a);
+                }
+            }
+            filled *= extent;
+        }
+        debug_assert_eq!(filled, size);
+        let varies: SmallVec<[bool; 4]> = (0..cons)
+            .map(|c| it.coeffs[..k0].iter().any(|a| a[c] != 0))
+            .collect();
+        let mut fixed = [-1i64; BLOCK];
+        for c in (0..cons).filter(|&c| !varies[c]) {
+            let (v, (lo, hi)) = (it.values[c], it.bounds[c]);
+            for (m, &r) in fixed[..size].iter_mut().zip(&rel_c[c][..size]) {
+                *m &= -i64::from((lo <= v + r) & (v + r < hi));
+            }
+        }
+        let holes = (fixed[..size].iter().filter(|&&m| m == 0).count() <= 32).then(|| {
+            (0..size)
+                .filter(|&j| fixed[j] == 0)
+                .map(|j| j as u16)
+                .collect()
+        });
+        let reach = (0..cons)
+            .map(|c| {
+                let row = &rel_c[c][..size];
+                (
+                    row.iter().copied().min().unwrap_or(0),
+                    row.iter().copied().max().unwrap_or(0),
+                )
+            })
+            .collect();
+        Block {
+            size,
+            rel,
+            rel_c,
+            fixed,
+            holes,
+            varies,
+            reach,
+        }
+    }
+
+    /// Writes one block (or its first `out.len()` elements) at offset `base`
+    /// with constraint values `vals`; `ok` is scratch space for validity masks.
+    fn write(
+        &self,
+        out: &mut [i64],
+        ok: &mut [i64; BLOCK],
+        (base, vals): (i64, &[i64]),
+        bounds: &[(i64, i64)],
+        invalid: i64,
+    ) {
+        let n = out.len();
+        let mut own = false;
+        for c in (0..bounds.len()).filter(|&c| self.varies[c]) {
+            let ((lo, hi), v, (min, max)) = (bounds[c], vals[c], self.reach[c]);
+            if lo <= v + min && v + max < hi {
+                continue; // this block cannot break it
+            }
+            if !own {
+                ok[..n].copy_from_slice(&self.fixed[..n]);
+                own = true;
+            }
+            for (m, &r) in ok[..n].iter_mut().zip(&self.rel_c[c][..n]) {
+                *m &= -i64::from((lo <= v + r) & (v + r < hi));
+            }
+        }
+        match (&self.holes, own) {
+            (Some(holes), false) => {
+                // Few fixed holes: a plain add-copy, then patch them.
+                for (o, &r) in out.iter_mut().zip(&self.rel[..n]) {
+                    *o = base + r;
+                }
+                for &j in holes.iter().filter(|&&j| usize::from(j) < n) {
+                    out[usize::from(j)] = invalid;
+                }
+            }
+            _ => {
+                let masks = if own { &ok[..n] } else { &self.fixed[..n] };
+                // invalid + ((offset - invalid) & mask): exact in wrapping
+                // arithmetic, since the result is one of two representable values.
+                for ((o, &r), &m) in out.iter_mut().zip(&self.rel[..n]).zip(masks) {
+                    *o = invalid.wrapping_add((base + r).wrapping_sub(invalid) & m);
+                }
+            }
+        }
+        debug_assert!(n <= self.size);
+    }
+}
+
 /// Elements per tabulated block in [`View::fill_offsets`].
 const BLOCK: usize = 1024;
 
 /// Most constraints the blocked fill tabulates.
-const BLOCK_CONSTRAINTS: usize = 4;
-
-/// Row-major increment of `digit` within `extents`.
-fn odometer_step(digit: &mut [i64], extents: &[i64]) {
-    for k in (0..digit.len()).rev() {
-        digit[k] += 1;
-        if digit[k] < extents[k] {
-            return;
-        }
-        digit[k] = 0;
-    }
-}
+const BLOCK_CONSTRAINTS: usize = 2;
 
 /// The `j` with `lo <= v + j·a < hi`, as a half-open interval (possibly empty or unbounded).
 fn run_interval(v: i64, a: i64, lo: i64, hi: i64) -> (i64, i64) {
