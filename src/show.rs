@@ -67,31 +67,39 @@ pub fn grid(l: &Layout) -> String {
         1
     };
     let cols = l.size() / rows;
-    let shown_rows = rows.min((MAX_GRID_CELLS / cols.max(1)).max(1));
-    let cells: Vec<i64> = l.offsets().take((shown_rows * cols) as usize).collect();
+    // At most MAX_GRID_CELLS cells: the first rows and columns.
+    let shown_cols = cols.min(MAX_GRID_CELLS);
+    let shown_rows = rows.min((MAX_GRID_CELLS / shown_cols.max(1)).max(1));
+    let cells: Vec<Vec<i64>> = (0..shown_rows)
+        .map(|r| {
+            (0..shown_cols)
+                .map(|c| l.eval(r * cols + c).unwrap_or(0))
+                .collect()
+        })
+        .collect();
     let width = cells
         .iter()
+        .flatten()
         .map(|v| v.to_string().len())
         .max()
         .unwrap_or(1)
-        .max(cols.to_string().len());
+        .max(shown_cols.to_string().len());
     let label = (rows - 1).to_string().len();
     let mut out = String::new();
     let _ = write!(out, "{:label$}  ", "");
-    for c in 0..cols {
+    for c in 0..shown_cols {
         let _ = write!(out, " {c:>width$}");
     }
     let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "{:label$} +{}",
-        "",
-        "-".repeat((cols as usize) * (width + 1))
-    );
-    for (r, row) in cells.chunks(cols.max(1) as usize).enumerate() {
+    let rule = "-".repeat(usize::try_from(shown_cols).unwrap_or(0) * (width + 1));
+    let _ = writeln!(out, "{:label$} +{rule}", "");
+    for (r, row) in cells.iter().enumerate() {
         let _ = write!(out, "{r:>label$} |");
         for v in row {
             let _ = write!(out, " {v:>width$}");
+        }
+        if shown_cols < cols {
+            let _ = write!(out, " ... ({} more columns)", cols - shown_cols);
         }
         let _ = writeln!(out);
     }

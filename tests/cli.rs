@@ -61,3 +61,17 @@ fn show_rejects_bad_text_with_exit_two() {
         .unwrap()
         .contains("parse error at byte"));
 }
+
+#[test]
+fn show_truncates_huge_layouts() {
+    // Invariant: show prints at most MAX_GRID_CELLS cells. Witness: a 2^40-element layout.
+    let out = hlayout()
+        .args(["show", "(1048576,1048576):(1048576,1)"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("more columns"));
+    assert!(text.contains("more rows") || text.lines().count() < 4200);
+    assert!(text.len() < 1 << 20);
+}
