@@ -79,13 +79,15 @@ impl Offsets {
     /// Moves the odometer one step (only called while elements remain).
     #[inline]
     fn advance(&mut self) {
+        // Every intermediate offset stays inside the layout's span: a digit at
+        // its last value wraps to 0 (moving back (s-1)·d) before the carry.
         for k in (0..self.shape.len()).rev() {
-            self.digit[k] += 1;
-            self.current += self.stride[k];
-            if self.digit[k] < self.shape[k] {
+            if self.digit[k] + 1 < self.shape[k] {
+                self.digit[k] += 1;
+                self.current += self.stride[k];
                 return;
             }
-            self.current -= self.stride[k] * self.shape[k];
+            self.current -= self.stride[k] * (self.shape[k] - 1);
             self.digit[k] = 0;
         }
     }

@@ -215,3 +215,26 @@ fn batch_keeps_going_after_bad_lines() {
     assert_eq!(lines[4], r#"{"error":"missing string field 'op'"}"#);
     assert_eq!(lines[5], r#"{"layout":"4:1"}"#);
 }
+
+#[test]
+fn near_overflow_strides_stream_and_coalesce() {
+    // Invariant: no intermediate leaves i64 when the span fits. Witness: stride 2^62 with extent 2,
+    // whose extent·stride (2^63) does not fit although every offset does.
+    let big = 1i64 << 62;
+    let l = Layout::flat(&[2], &[big]).unwrap();
+    assert_eq!(l.offsets().collect::<Vec<_>>(), [0, big]);
+    let mut buf = [0i64; 2];
+    l.offsets().fill(&mut buf);
+    assert_eq!(buf, [0, big]);
+    let two = Layout::flat(&[2, 2], &[1, big]).unwrap();
+    assert_eq!(two.coalesce().to_string(), format!("(2,2):(1,{big})"));
+    assert_eq!(two.offsets().collect::<Vec<_>>(), [0, big, 1, big + 1]);
+    let s = hlayout::ViewStack::from_layout(&two)
+        .pad(&[(0, 1), (0, 0)])
+        .unwrap();
+    let all: Vec<Option<i64>> = s.offsets().unwrap();
+    assert_eq!(
+        all,
+        [Some(0), Some(big), Some(1), Some(big + 1), None, None]
+    );
+}

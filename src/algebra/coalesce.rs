@@ -136,7 +136,7 @@ fn coalesce_into(shape: &[i64], stride: &[i64], out_s: &mut [i64], out_d: &mut [
         }
         if cur_s == 1 {
             (cur_s, cur_d) = (s, d);
-        } else if d == cur_s * cur_d {
+        } else if cur_s.checked_mul(cur_d) == Some(d) {
             cur_s *= s;
         } else {
             w -= 1;

@@ -117,19 +117,20 @@ impl View {
             written += n;
             // Step the outer odometer, moving base and constraint values with it.
             for k in (0..k0).rev() {
-                outer[k] += 1;
-                base += it.strides[k];
-                vals.iter_mut()
-                    .zip(&it.coeffs[k])
-                    .for_each(|(v, a)| *v += a);
-                if outer[k] < it.extents[k] {
+                if outer[k] + 1 < it.extents[k] {
+                    outer[k] += 1;
+                    base += it.strides[k];
+                    vals.iter_mut()
+                        .zip(&it.coeffs[k])
+                        .for_each(|(v, a)| *v += a);
                     break;
                 }
+                let back = it.extents[k] - 1;
                 outer[k] = 0;
-                base -= it.strides[k] * it.extents[k];
+                base -= it.strides[k] * back;
                 vals.iter_mut()
                     .zip(&it.coeffs[k])
-                    .for_each(|(v, a)| *v -= a * it.extents[k]);
+                    .for_each(|(v, a)| *v -= a * back);
             }
         }
         Some(want)
@@ -357,19 +358,20 @@ impl ViewOffsets {
     }
 
     fn advance(&mut self) {
+        // Wrap before carrying, so every intermediate value stays in range.
         for k in (0..self.extents.len()).rev() {
-            self.digit[k] += 1;
-            self.offset += self.strides[k];
-            for (v, a) in self.values.iter_mut().zip(&self.coeffs[k]) {
-                *v += a;
-            }
-            if self.digit[k] < self.extents[k] {
+            if self.digit[k] + 1 < self.extents[k] {
+                self.digit[k] += 1;
+                self.offset += self.strides[k];
+                for (v, a) in self.values.iter_mut().zip(&self.coeffs[k]) {
+                    *v += a;
+                }
                 return;
             }
-            let n = self.extents[k];
-            self.offset -= self.strides[k] * n;
+            let back = self.extents[k] - 1;
+            self.offset -= self.strides[k] * back;
             for (v, a) in self.values.iter_mut().zip(&self.coeffs[k]) {
-                *v -= a * n;
+                *v -= a * back;
             }
             self.digit[k] = 0;
         }
