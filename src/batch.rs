@@ -141,7 +141,7 @@ fn chain(req: &Req) -> Result<Value, String> {
         .ok_or("missing array field 'ops'")?;
     let mut t = ViewStack::new(&shape).map_err(|e| e.to_string())?;
     for (k, op) in ops.iter().enumerate() {
-        t = movement(&t, op).map_err(|e| format!("op {k}: {e}"))?;
+        t = movement(t, op).map_err(|e| format!("op {k}: {e}"))?;
     }
     let mut out = json!({ "views": t.views().len(), "repr": t.to_string() });
     if req.get("offsets").and_then(Value::as_bool) == Some(true) {
@@ -158,7 +158,7 @@ fn chain(req: &Req) -> Result<Value, String> {
 }
 
 /// One `["name", arg]` movement op.
-fn movement(t: &ViewStack, op: &Value) -> Result<ViewStack, String> {
+fn movement(t: ViewStack, op: &Value) -> Result<ViewStack, String> {
     let (name, arg) = match op.as_array().map(Vec::as_slice) {
         Some([Value::String(name), arg]) => (name.as_str(), arg),
         _ => return Err(format!("expected [\"name\", argument], got {op}")),

@@ -112,16 +112,16 @@ fn bad_arguments_are_typed_errors() {
     // Invariant: preconditions fail with BadMovement, never a panic. Witness: each call below.
     let s = t(&[4, 6]);
     let bad = |r: Result<ViewStack, Error>| matches!(r, Err(Error::BadMovement { .. }));
-    assert!(bad(s.reshape(&[5, 5])));
-    assert!(bad(s.reshape(&[0, 24])));
-    assert!(bad(s.permute(&[0, 0])));
-    assert!(bad(s.permute(&[0])));
-    assert!(bad(s.expand(&[4, 7])));
-    assert!(bad(s.pad(&[(0, -1), (0, 0)])));
-    assert!(bad(s.shrink(&[(0, 5), (0, 6)])));
-    assert!(bad(s.shrink(&[(2, 2), (0, 6)])));
-    assert!(bad(s.flip(&[true])));
-    assert!(bad(s.stride(&[0, 1])));
+    assert!(bad(s.clone().reshape(&[5, 5])));
+    assert!(bad(s.clone().reshape(&[0, 24])));
+    assert!(bad(s.clone().permute(&[0, 0])));
+    assert!(bad(s.clone().permute(&[0])));
+    assert!(bad(s.clone().expand(&[4, 7])));
+    assert!(bad(s.clone().pad(&[(0, -1), (0, 0)])));
+    assert!(bad(s.clone().shrink(&[(0, 5), (0, 6)])));
+    assert!(bad(s.clone().shrink(&[(2, 2), (0, 6)])));
+    assert!(bad(s.clone().flip(&[true])));
+    assert!(bad(s.clone().stride(&[0, 1])));
     assert!(bad(ViewStack::new(&[3, 0])));
     assert!(matches!(s.eval(&[4, 0]), Err(Error::OutOfDomain { .. })));
 }
@@ -179,4 +179,27 @@ fn conv_window_with_padding_reads_y_plus_ky() {
     assert_eq!(s.offsets().unwrap(), want);
     assert_eq!(s.views().len(), 1, "{s}");
     assert_eq!(s.to_string(), "(6,3):(1,1)-1 if 1<=x0+x1<7");
+}
+
+#[test]
+fn a_scaled_constraint_with_no_multiple_in_range_is_never() {
+    // Invariant: a constraint no element satisfies canonicalises to "never".
+    // Witness: pad [1] to 3 (valid iff 1<=x<2), then take every 2nd: 1<=2·x'<2 has no solution.
+    let s = t(&[1]).pad(&[(1, 1)]).unwrap().stride(&[2]).unwrap();
+    assert_eq!(s.to_string(), "2:0 if never");
+    assert_eq!(s.offsets().unwrap(), [None, None]);
+}
+
+#[test]
+fn ops_leave_views_canonical() {
+    // Invariant: constraints stay in canonical order (by coefficients) after every
+    // op; debug builds check the full canonical form after each op. Witness: a
+    // permute that swaps the leaves of two sorted constraints.
+    let s = t(&[4, 6])
+        .pad(&[(1, 0), (0, 2)])
+        .unwrap()
+        .permute(&[1, 0])
+        .unwrap();
+    let c = s.views()[0].constraints();
+    assert!(c.windows(2).all(|w| w[0].coeffs() <= w[1].coeffs()), "{s}");
 }

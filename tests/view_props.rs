@@ -85,7 +85,7 @@ fn draw_op(shape: &[i64], r: &mut Draw) -> Op {
     }
 }
 
-fn apply(t: &ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
+fn apply(t: ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
     match op {
         Op::Reshape(s) => (t.reshape(s).unwrap(), a.reshape(s)),
         Op::Permute(p) => (t.permute(p).unwrap(), a.permute(p)),
@@ -122,7 +122,7 @@ proptest! {
         for _ in 0..6 {
             let op = draw_op(&t.shape(), &mut r);
             history.push(op.clone());
-            (t, a) = apply(&t, &a, &op);
+            (t, a) = apply(t, &a, &op);
             prop_assert_eq!(&t.shape(), &a.shape, "{:?}", history);
             prop_assert_eq!(&offsets(&t), &a.data, "after {:?}: {}", history, t);
             if let [v] = t.views() {

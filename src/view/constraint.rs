@@ -119,6 +119,10 @@ fn canonical_one(mut c: Constraint, extents: &[i64]) -> Result<Fate> {
         c.coeffs.iter_mut().for_each(|a| *a /= g);
         c.lo = Integer::div_ceil(&c.lo, &g);
         c.hi = Integer::div_ceil(&c.hi, &g);
+        if c.lo >= c.hi {
+            // No multiple of g in the range: e.g. 1 <= 2·x < 2.
+            return Ok(Fate::NeverTrue);
+        }
     }
     if c.coeffs.iter().find(|&&a| a != 0).is_some_and(|&a| a < 0) {
         c.coeffs.iter_mut().for_each(|a| *a = -*a);

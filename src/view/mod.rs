@@ -142,6 +142,7 @@ pub(crate) struct Builder {
 
 impl Builder {
     /// An empty view with these constraint bounds and offset.
+    #[inline]
     pub(crate) fn new(bounds: SmallVec<[(i64, i64); 2]>, offset: i64) -> Builder {
         Builder {
             view: View {
@@ -158,6 +159,7 @@ impl Builder {
     }
 
     /// Appends a leaf to the current dimension; `coeffs` yields one value per constraint.
+    #[inline]
     pub(crate) fn leaf(&mut self, extent: i64, stride: i64, coeffs: impl IntoIterator<Item = i64>) {
         self.view.ext.push(extent);
         self.view.stride.push(stride);
@@ -170,6 +172,7 @@ impl Builder {
     }
 
     /// Appends a copy of `src`'s leaf `k`.
+    #[inline]
     pub(crate) fn copy_leaf(&mut self, src: &View, k: usize) {
         self.leaf(
             src.ext[k],
@@ -179,6 +182,7 @@ impl Builder {
     }
 
     /// Closes the current dimension (an extent-1 leaf if it has none).
+    #[inline]
     pub(crate) fn end_dim(&mut self, window: Option<Window>) {
         if self.open == 0 {
             let c = self.view.bounds.len();
@@ -191,6 +195,7 @@ impl Builder {
         self.open = 0;
     }
 
+    #[inline]
     pub(crate) fn finish(self) -> View {
         debug_assert_eq!(self.open, 0);
         self.view
@@ -198,6 +203,7 @@ impl Builder {
 
     /// Moves the built view into `target` field by field (cheaper than moving
     /// a whole `View` through a return value).
+    #[inline]
     pub(crate) fn finish_into(self, target: &mut View) {
         debug_assert_eq!(self.open, 0);
         let v = self.view;
@@ -561,10 +567,36 @@ impl View {
         Ok(())
     }
 
+    /// Restores the canonical order of the constraints (by coefficient
+    /// vector, then bounds) after an op that only moved leaves.
+    /// O(c² · leaves) for c constraints; nothing to do below two.
+    pub(crate) fn sort_constraints(&mut self) {
+        let c = self.cons();
+        if c < 2 {
+            return;
+        }
+        let (coeffs, bounds, n) = (&self.coeffs, &self.bounds, self.ext.len());
+        let row = |j: usize| (0..n).map(move |k| coeffs[k * c + j]);
+        let mut order: SmallVec<[usize; 2]> = (0..c).collect();
+        order.sort_by(|&a, &b| row(a).cmp(row(b)).then(bounds[a].cmp(&bounds[b])));
+        if order.iter().enumerate().all(|(j, &o)| j == o) {
+            return;
+        }
+        let old = self.coeffs.clone();
+        for k in 0..self.ext.len() {
+            for (j, &o) in order.iter().enumerate() {
+                self.coeffs[k * c + j] = old[k * c + o];
+            }
+        }
+        let bounds = self.bounds.clone();
+        for (j, &o) in order.iter().enumerate() {
+            self.bounds[j] = bounds[o];
+        }
+    }
+
     fn canonicalize_constraints(&mut self) -> Result<()> {
-        let rows = (0..self.cons())
-            .map(|c| self.constraint(c))
-            .collect::<Vec<_>>();
+        let rows: SmallVec<[Constraint; 2]> =
+            (0..self.cons()).map(|c| self.constraint(c)).collect();
         let canon = constraint::canonicalize(rows, &self.ext)?;
         let n = self.ext.len();
         self.coeffs = (0..n)

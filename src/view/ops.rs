@@ -2,8 +2,9 @@
 //!
 //! Each op edits the view in place and returns `Ok(true)` when its result is
 //! this one view, `Ok(false)` when it is not expressible here (the view is then
-//! left in an unspecified state: callers work on a copy and grow the stack), and
-//! `Err` when the arguments break tinygrad's preconditions.
+//! left unchanged: ops decide before they edit, so the stack can push a view
+//! without a copy), and `Err` when the arguments break tinygrad's
+//! preconditions (the view is then left in an unspecified state).
 //! Every op is O(leaves · constraints) apart from canonicalisation.
 
 use std::ops::Range;
@@ -44,14 +45,38 @@ impl View {
                 ));
             }
         }
-        let mut b = Builder::new(self.bounds.clone(), self.offset);
-        for &p in perm {
-            for k in self.dim_range(p) {
-                b.copy_leaf(self, k);
-            }
-            b.end_dim(self.window(p));
+        if perm.iter().enumerate().all(|(d, &p)| d == p) {
+            return Ok(true);
         }
-        b.finish_into(self);
+        // Each dimension's leaves move as one block, O(leaves · constraints).
+        let c = self.cons();
+        let mut blocks: SmallVec<[(usize, usize); 8]> = SmallVec::with_capacity(perm.len());
+        let mut starts: SmallVec<[usize; 8]> = SmallVec::with_capacity(perm.len());
+        let mut at = 0usize;
+        for &n in &self.dim_len {
+            starts.push(at);
+            at += n as usize;
+        }
+        blocks.extend(perm.iter().map(|&p| (starts[p], self.dim_len[p] as usize)));
+        gather_blocks(&mut self.ext, &blocks, 1);
+        gather_blocks(&mut self.stride, &blocks, 1);
+        if c > 0 {
+            gather_blocks(&mut self.coeffs, &blocks, c);
+        }
+        let old_len = self.dim_len.clone();
+        for (d, &p) in perm.iter().enumerate() {
+            self.dim_len[d] = old_len[p];
+        }
+        if !self.windows.is_empty() {
+            let mut windows: SmallVec<[(usize, Window); 1]> = SmallVec::new();
+            for (d, &p) in perm.iter().enumerate() {
+                if let Some(w) = self.window(p) {
+                    windows.push((d, w));
+                }
+            }
+            self.windows = windows;
+        }
+        self.sort_constraints();
         Ok(true)
     }
 
@@ -206,19 +231,31 @@ impl View {
         if steps.contains(&0) {
             return Err(bad("stride", format!("step 0 in {steps:?}")));
         }
+        // Decide first (a flip changes neither extents nor windows), so that
+        // `Ok(false)` leaves the view unchanged.
+        let inner = |v: &View, d: usize| -> i64 {
+            let r = v.dim_range(d);
+            v.ext[r.start + 1..r.end].iter().product()
+        };
+        let expressible = steps.iter().enumerate().all(|(d, &step)| {
+            let step = step.unsigned_abs();
+            step == 1 || (self.window(d).is_none() && step % inner(self, d).unsigned_abs() == 0)
+        });
+        if !expressible {
+            return Ok(false);
+        }
         let flags: SmallVec<[bool; 8]> = steps.iter().map(|&s| s < 0).collect();
         self.flip(&flags)?;
         let out = self;
         for (d, &step) in steps.iter().enumerate() {
-            let step = step.abs();
+            let step = step
+                .checked_abs()
+                .ok_or_else(|| error::overflow("stride step"))?;
             if step == 1 {
                 continue;
             }
             let r = out.dim_range(d);
-            let inner: i64 = out.ext[r.start + 1..r.end].iter().product();
-            if out.window(d).is_some() || step % inner != 0 {
-                return Ok(false);
-            }
+            let inner = inner(out, d);
             // x = step·x' lands on the slowest leaf only: x_0 = (step/inner)·x'.
             let (k, lead) = (step / inner, r.start);
             out.ext[r.start + 1..r.end].iter_mut().for_each(|e| *e = 1);
@@ -236,16 +273,35 @@ impl View {
     /// Drops extent-1 leaves, coalesces leaves within each dimension where the
     /// strides and every constraint coefficient allow, expresses windows
     /// leaf-wise where exact, and canonicalises.
+    ///
+    /// Repeats until nothing merges: canonicalising can zero or rescale a
+    /// coefficient and so make leaves mergeable (each round drops a leaf).
     pub(crate) fn tidy(&mut self) -> Result<()> {
-        if self.dim_ranges().any(|r| self.compressible(r)) {
-            *self = self.coalesce_dims();
-        }
-        for d in 0..self.rank() {
-            if self.window(d).is_some() {
-                self.unwindow(d)?;
+        loop {
+            if self.dim_ranges().any(|r| self.compressible(r)) {
+                *self = self.coalesce_dims();
+            }
+            for d in 0..self.rank() {
+                if self.window(d).is_some() {
+                    self.unwindow(d)?;
+                }
+            }
+            self.normalize()?;
+            if !self.dim_ranges().any(|r| self.compressible(r)) {
+                return Ok(());
             }
         }
-        self.normalize()
+    }
+
+    /// Debug builds: the view is a fixed point of [`tidy`](Self::tidy), i.e.
+    /// every op leaves it in canonical form (ops that skip parts of `tidy`
+    /// rely on this check in the test suite).
+    #[cfg(debug_assertions)]
+    pub(crate) fn debug_assert_tidy(&self) {
+        let mut again = self.clone();
+        if again.tidy().is_ok() {
+            debug_assert_eq!(&again, self, "an op left a view that tidy still changes");
+        }
     }
 
     /// Whether the leaves in `r` hold an extent-1 leaf or a mergeable pair.
@@ -422,6 +478,27 @@ impl View {
             return self.shrink_leaves(lead + 1..r.end, b - q * inner, e - q * inner);
         }
         Ok(false)
+    }
+}
+
+/// Rearranges `data` into the blocks `(start, len)` of `blocks`, in order,
+/// each scaled by `unit` elements; the blocks partition `data`. O(len), no
+/// allocation up to 32 elements.
+fn gather_blocks(data: &mut [i64], blocks: &[(usize, usize)], unit: usize) {
+    let mut inline = [0i64; 32];
+    let heap;
+    let old: &[i64] = if data.len() <= inline.len() {
+        inline[..data.len()].copy_from_slice(data);
+        &inline[..data.len()]
+    } else {
+        heap = data.to_vec();
+        &heap
+    };
+    let mut at = 0;
+    for &(start, len) in blocks {
+        let (start, len) = (start * unit, len * unit);
+        data[at..at + len].copy_from_slice(&old[start..start + len]);
+        at += len;
     }
 }
 

@@ -46,8 +46,7 @@ enum Piece {
 impl View {
     /// Reshapes to `shape` (same number of elements, extents >= 1).
     pub(crate) fn reshape(&mut self, shape: &[i64]) -> Result<bool> {
-        let old = self.extents();
-        let size: i64 = old.iter().product();
+        let size = self.size();
         let new_size = shape
             .iter()
             .try_fold(1i64, |a, &s| if s < 1 { None } else { a.checked_mul(s) });
@@ -55,17 +54,20 @@ impl View {
             return Err(Error::BadMovement {
                 op: "reshape",
                 why: format!(
-                    "shape {shape:?} does not have {size} elements of extent >= 1 (from {old:?})"
+                    "shape {shape:?} does not have {size} elements of extent >= 1 (from {:?})",
+                    self.shape()
                 ),
             });
         }
-        if old[..] == *shape {
+        if self.has_shape(shape) {
             return Ok(true);
         }
-        let units = self.coalesced_units();
-        let Some(pieces) = regroup(&units, shape) else {
+        let mut units: SmallVec<[Unit; 8]> = SmallVec::new();
+        self.push_units(&mut units);
+        let mut pieces: SmallVec<[(usize, Piece); 8]> = SmallVec::new();
+        if !regroup(&units, shape, &mut pieces) {
             return Ok(false);
-        };
+        }
         self.assemble(shape, &pieces).finish_into(self);
         // Pieces of one new dimension come from distinct maximal units, so
         // nothing merges and the span is unchanged; only split constraints may
@@ -76,10 +78,22 @@ impl View {
         Ok(true)
     }
 
-    /// All units: leaves of plain dimensions (extent-1 dropped, adjacent
+    /// Whether the view's shape is `shape` already. O(leaves).
+    fn has_shape(&self, shape: &[i64]) -> bool {
+        shape.len() == self.rank()
+            && self
+                .dim_ranges()
+                .zip(shape)
+                .enumerate()
+                .all(|(d, (r, &n))| match self.window(d) {
+                    Some(w) => w.extent == n,
+                    None => self.ext[r].iter().product::<i64>() == n,
+                })
+    }
+
+    /// Pushes all units: leaves of plain dimensions (extent-1 dropped, adjacent
     /// mergeable ones merged) and windowed dimensions whole.
-    fn coalesced_units(&self) -> SmallVec<[Unit; 8]> {
-        let mut out: SmallVec<[Unit; 8]> = SmallVec::new();
+    fn push_units(&self, out: &mut SmallVec<[Unit; 8]>) {
         for (d, r) in self.dim_ranges().enumerate() {
             if let Some(w) = self.window(d) {
                 if w.extent != 1 {
@@ -105,7 +119,6 @@ impl View {
                 }
             }
         }
-        out
     }
 
     /// The view whose dimension `j` holds `pieces` tagged `j` (slowest first).
@@ -135,11 +148,10 @@ impl View {
     }
 }
 
-/// Splits `units` along `shape` from the fastest end into pieces tagged with
-/// their new dimension, slowest first; `None` without a common refinement or
-/// when a window would be cut.
-fn regroup(units: &[Unit], shape: &[i64]) -> Option<SmallVec<[(usize, Piece); 8]>> {
-    let mut pieces: SmallVec<[(usize, Piece); 8]> = SmallVec::new();
+/// Splits `units` along `shape` from the fastest end into `pieces` tagged
+/// with their new dimension, slowest first; `false` without a common
+/// refinement or when a window would be cut. O(units + rank).
+fn regroup(units: &[Unit], shape: &[i64], pieces: &mut SmallVec<[(usize, Piece); 8]>) -> bool {
     let mut next = units.len();
     // The unconsumed fast part of the current leaf unit: extent `rem`, scale `unit`.
     let (mut rem, mut scale, mut src) = (1i64, 1i64, 0usize);
@@ -148,11 +160,14 @@ fn regroup(units: &[Unit], shape: &[i64]) -> Option<SmallVec<[(usize, Piece); 8]
         let first = pieces.len();
         while need > 1 {
             if rem == 1 {
-                next = next.checked_sub(1)?;
+                let Some(n) = next.checked_sub(1) else {
+                    return false;
+                };
+                next = n;
                 let u = units[next];
                 if u.window {
                     if u.extent != need || pieces.len() != first {
-                        return None;
+                        return false;
                     }
                     pieces.push((j, Piece::Window { src: u.src }));
                     break;
@@ -164,7 +179,7 @@ fn regroup(units: &[Unit], shape: &[i64]) -> Option<SmallVec<[(usize, Piece); 8]
             } else if need % rem == 0 {
                 rem
             } else {
-                return None;
+                return false;
             };
             pieces.push((
                 j,
@@ -180,5 +195,5 @@ fn regroup(units: &[Unit], shape: &[i64]) -> Option<SmallVec<[(usize, Piece); 8]
         }
     }
     pieces.reverse();
-    Some(pieces)
+    true
 }

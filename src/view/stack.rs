@@ -48,6 +48,10 @@ impl Movement {
 
 /// A stack of views, bottom (reading the buffer) first.
 ///
+/// Movement ops take the stack by value and edit its top view in place, so a
+/// chain copies nothing; `clone()` first to keep the original (as a compiler
+/// sharing one tracker between several uses would).
+///
 /// ```
 /// use hlayout::ViewStack;
 /// let s = ViewStack::new(&[4, 6])?.permute(&[1, 0])?.reshape(&[2, 3, 4])?;
@@ -136,40 +140,43 @@ impl ViewStack {
     }
 
     /// Applies `op` (recorded as `record()` when a log needs it) to the top
-    /// view, pushing a contiguous view when it cannot.
+    /// view in place, pushing a contiguous view when it cannot express it.
+    ///
+    /// Relies on the ops' contract that `Ok(false)` leaves the view unchanged
+    /// (checked in debug builds).
     fn apply(
-        &self,
+        mut self,
         op: impl Fn(&mut View) -> Result<bool>,
         record: impl FnOnce() -> Movement,
     ) -> Result<ViewStack> {
         let top = self.views.len() - 1;
-        let mut result = self.views[top].clone();
-        let expressible = op(&mut result)?;
-        if top == 0 && expressible {
-            // The common case: one view stays one view, nothing to log.
-            return Ok(ViewStack {
-                views: smallvec::smallvec![result],
-                logs: smallvec::smallvec![Vec::new()],
+        #[cfg(debug_assertions)]
+        let before = self.views[top].clone();
+        if op(&mut self.views[top])? {
+            #[cfg(debug_assertions)]
+            self.views[top].debug_assert_tidy();
+            if top == 0 {
+                // The common case: one view stays one view, nothing to log.
+                return Ok(self);
+            }
+            self.logs[top].push(record());
+            return simplify(self.views, self.logs);
+        }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            self.views[top], before,
+            "an op changed a view it could not express"
+        );
+        let mut fresh = View::contiguous(&self.views[top].shape())?;
+        if !op(&mut fresh)? {
+            return Err(Error::BadMovement {
+                op: "view stack",
+                why: "an op failed on a contiguous view (internal invariant)".into(),
             });
         }
-        let mut views: SmallVec<[View; 1]> = self.views[..top].iter().cloned().collect();
-        let mut logs = self.logs.clone();
-        if expressible {
-            views.push(result);
-            logs[top].push(record());
-        } else {
-            let mut fresh = View::contiguous(&self.views[top].shape())?;
-            if !op(&mut fresh)? {
-                return Err(Error::BadMovement {
-                    op: "view stack",
-                    why: "an op failed on a contiguous view (internal invariant)".into(),
-                });
-            }
-            views.push(self.views[top].clone());
-            views.push(fresh);
-            logs.push(vec![record()]);
-        }
-        simplify(views, logs)
+        self.views.push(fresh);
+        self.logs.push(vec![record()]);
+        simplify(self.views, self.logs)
     }
 
     /// tinygrad's `reshape`: same number of elements.
@@ -181,7 +188,7 @@ impl ViewStack {
     /// let s = hlayout::ViewStack::new(&[6]).unwrap().reshape(&[2, 3]).unwrap();
     /// assert_eq!(s.to_string(), "(2,3):(3,1)");
     /// ```
-    pub fn reshape(&self, shape: &[i64]) -> Result<ViewStack> {
+    pub fn reshape(self, shape: &[i64]) -> Result<ViewStack> {
         self.apply(
             |v| v.reshape(shape),
             || Movement::Reshape(SmallVec::from_slice(shape)),
@@ -197,7 +204,7 @@ impl ViewStack {
     /// let s = hlayout::ViewStack::new(&[2, 3]).unwrap().permute(&[1, 0]).unwrap();
     /// assert_eq!(s.to_string(), "(3,2):(1,3)");
     /// ```
-    pub fn permute(&self, perm: &[usize]) -> Result<ViewStack> {
+    pub fn permute(self, perm: &[usize]) -> Result<ViewStack> {
         self.apply(
             |v| v.permute(perm),
             || Movement::Permute(SmallVec::from_slice(perm)),
@@ -213,7 +220,7 @@ impl ViewStack {
     /// let s = hlayout::ViewStack::new(&[1, 3]).unwrap().expand(&[2, 3]).unwrap();
     /// assert_eq!(s.to_string(), "(2,3):(0,1)");
     /// ```
-    pub fn expand(&self, shape: &[i64]) -> Result<ViewStack> {
+    pub fn expand(self, shape: &[i64]) -> Result<ViewStack> {
         self.apply(
             |v| v.expand(shape),
             || Movement::Expand(SmallVec::from_slice(shape)),
@@ -229,7 +236,7 @@ impl ViewStack {
     /// let s = hlayout::ViewStack::new(&[2]).unwrap().pad(&[(1, 1)]).unwrap();
     /// assert_eq!(s.to_string(), "4:1-1 if 1<=x0<3");
     /// ```
-    pub fn pad(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
+    pub fn pad(self, arg: &[(i64, i64)]) -> Result<ViewStack> {
         self.apply(|v| v.pad(arg), || Movement::Pad(SmallVec::from_slice(arg)))
     }
 
@@ -242,7 +249,7 @@ impl ViewStack {
     /// let s = hlayout::ViewStack::new(&[4, 4]).unwrap().shrink(&[(1, 3), (0, 4)]).unwrap();
     /// assert_eq!(s.to_string(), "(2,4):(4,1)+4");
     /// ```
-    pub fn shrink(&self, arg: &[(i64, i64)]) -> Result<ViewStack> {
+    pub fn shrink(self, arg: &[(i64, i64)]) -> Result<ViewStack> {
         self.apply(
             |v| v.shrink(arg),
             || Movement::Shrink(SmallVec::from_slice(arg)),
@@ -258,7 +265,7 @@ impl ViewStack {
     /// let s = hlayout::ViewStack::new(&[3]).unwrap().flip(&[true]).unwrap();
     /// assert_eq!(s.to_string(), "3:-1+2");
     /// ```
-    pub fn flip(&self, flags: &[bool]) -> Result<ViewStack> {
+    pub fn flip(self, flags: &[bool]) -> Result<ViewStack> {
         self.apply(
             |v| v.flip(flags),
             || Movement::Flip(SmallVec::from_slice(flags)),
@@ -274,7 +281,7 @@ impl ViewStack {
     /// let s = hlayout::ViewStack::new(&[5]).unwrap().stride(&[2]).unwrap();
     /// assert_eq!(s.to_string(), "3:2");
     /// ```
-    pub fn stride(&self, steps: &[i64]) -> Result<ViewStack> {
+    pub fn stride(self, steps: &[i64]) -> Result<ViewStack> {
         self.apply(
             |v| v.stride(steps),
             || Movement::Stride(SmallVec::from_slice(steps)),

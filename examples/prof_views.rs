@@ -1,0 +1,31 @@
+//! Profiling harness for the view ops (run under callgrind):
+//! `cargo build --release --example prof_views && valgrind --tool=callgrind
+//! target/release/examples/prof_views reshape|clone|chain N`.
+
+use std::hint::black_box;
+
+use hlayout::ViewStack;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let which = args.next().unwrap_or_else(|| "chain".into());
+    let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let t = ViewStack::new(&[64, 64]).and_then(|t| t.permute(&[1, 0]));
+    let Ok(t) = t else { return };
+    let mut views = 0;
+    for _ in 0..n {
+        let r = match which.as_str() {
+            "reshape" => black_box(&t).clone().reshape(black_box(&[4096])),
+            "clone" => Ok(black_box(&t).clone()),
+            _ => ViewStack::new(black_box(&[2, 64, 512]))
+                .and_then(|t| t.reshape(&[2, 64, 8, 64]))
+                .and_then(|t| t.permute(&[0, 2, 1, 3]))
+                .and_then(|t| t.reshape(&[16, 64, 64]))
+                .and_then(|t| t.shrink(&[(0, 16), (0, 32), (0, 64)]))
+                .and_then(|t| t.pad(&[(0, 0), (0, 0), (1, 1)]))
+                .and_then(|t| t.flip(&[false, true, false])),
+        };
+        views += r.map_or(0, |s| s.views().len());
+    }
+    println!("{views}");
+}
