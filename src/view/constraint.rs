@@ -63,131 +63,173 @@ impl Constraint {
         self.hi
     }
 
-    /// The constraint no element satisfies.
-    pub(crate) fn empty(n: usize) -> Constraint {
-        Constraint {
-            coeffs: SmallVec::from_elem(0, n),
-            lo: 0,
-            hi: 0,
-        }
-    }
-
     pub(crate) fn is_empty_marker(&self) -> bool {
         self.lo >= self.hi && self.coeffs.iter().all(|&a| a == 0)
     }
+}
 
-    /// The reachable range `[min, max]` of the form over the box `0 <= x_k < extents[k]`.
-    fn reach(&self, extents: &[i64]) -> Result<(i64, i64)> {
-        let (mut lo, mut hi) = (0i64, 0i64);
-        for (&a, &s) in self.coeffs.iter().zip(extents) {
-            let t = error::mul(a, s - 1, "constraint range")?;
-            if t < 0 {
-                lo = error::add(lo, t, "constraint range")?;
-            } else {
-                hi = error::add(hi, t, "constraint range")?;
-            }
+/// The reachable range `[min, max]` of `Σ row[k]·x_k` over the box
+/// `0 <= x_k < extents[k]`, leaving out leaf `skip`. O(leaves).
+fn reach(row: &[i64], extents: &[i64], skip: Option<usize>) -> Result<(i64, i64)> {
+    let (mut lo, mut hi) = (0i64, 0i64);
+    for (k, (&a, &s)) in row.iter().zip(extents).enumerate() {
+        if Some(k) == skip {
+            continue;
         }
-        Ok((lo, hi))
+        let t = error::mul(a, s - 1, "constraint range")?;
+        if t < 0 {
+            lo = error::add(lo, t, "constraint range")?;
+        } else {
+            hi = error::add(hi, t, "constraint range")?;
+        }
     }
+    Ok((lo, hi))
 }
 
 /// The outcome of canonicalising one constraint against the leaf box.
-enum Fate {
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Fate {
     AlwaysTrue,
     NeverTrue,
-    Keep(Constraint),
+    Keep,
 }
 
-fn canonical_one(mut c: Constraint, extents: &[i64]) -> Result<Fate> {
-    for (a, &s) in c.coeffs.iter_mut().zip(extents) {
+/// Canonicalises `lo <= Σ row[k]·x_k < hi` in place (see the module
+/// documentation for the canonical form). O(leaves).
+pub(crate) fn canonical_row(
+    row: &mut [i64],
+    bounds: &mut (i64, i64),
+    extents: &[i64],
+) -> Result<Fate> {
+    for (a, &s) in row.iter_mut().zip(extents) {
         if s == 1 {
             *a = 0;
         }
     }
-    let (min, max) = c.reach(extents)?;
-    if c.lo <= min && max < c.hi {
-        return Ok(Fate::AlwaysTrue);
-    }
-    if max < c.lo || min >= c.hi || c.lo >= c.hi {
-        return Ok(Fate::NeverTrue);
-    }
-    c.lo = c.lo.max(min);
-    c.hi = c.hi.min(max + 1);
-    // Normalise: gcd 1, first non-zero coefficient positive.
-    let g = c.coeffs.iter().fold(0i64, |g, &a| g.gcd(&a));
-    if g > 1 {
-        c.coeffs.iter_mut().for_each(|a| *a /= g);
-        c.lo = Integer::div_ceil(&c.lo, &g);
-        c.hi = Integer::div_ceil(&c.hi, &g);
-        if c.lo >= c.hi {
-            // No multiple of g in the range: e.g. 1 <= 2·x < 2.
+    loop {
+        let (min, max) = reach(row, extents, None)?;
+        let (lo, hi) = *bounds;
+        if lo <= min && max < hi {
+            return Ok(Fate::AlwaysTrue);
+        }
+        if max < lo || min >= hi || lo >= hi {
             return Ok(Fate::NeverTrue);
         }
-    }
-    if c.coeffs.iter().find(|&&a| a != 0).is_some_and(|&a| a < 0) {
-        c.coeffs.iter_mut().for_each(|a| *a = -*a);
-        (c.lo, c.hi) = (1 - c.hi, 1 - c.lo);
-    }
-    if let Some(single) = decouple(&c, extents)? {
-        return canonical_one(single, extents);
-    }
-    Ok(Fate::Keep(c))
-}
-
-/// `lo <= a·y + r < hi` with the rest `r` confined to `[m, m + a)` and `lo - m`,
-/// `hi - m` multiples of `a` is exactly `(lo - m)/a <= y < (hi - m)/a`: the rest
-/// can never carry `a·y` across a bound. This turns a pad bound split across
-/// leaves back into a box on the slow leaf.
-fn decouple(c: &Constraint, extents: &[i64]) -> Result<Option<Constraint>> {
-    let nonzero = c.coeffs.iter().filter(|&&a| a != 0).count();
-    if nonzero < 2 {
-        return Ok(None);
-    }
-    let Some((k, &a)) = c.coeffs.iter().enumerate().max_by_key(|(_, a)| a.abs()) else {
-        return Ok(None);
-    };
-    let mut rest = c.clone();
-    rest.coeffs[k] = 0;
-    let (m, top) = rest.reach(extents)?;
-    let a_abs = a.abs();
-    if top - m >= a_abs || (c.lo - m) % a_abs != 0 || (c.hi - m) % a_abs != 0 {
-        return Ok(None);
-    }
-    let mut single = Constraint::empty(extents.len());
-    single.coeffs[k] = a.signum();
-    (single.lo, single.hi) = ((c.lo - m) / a_abs, (c.hi - m) / a_abs);
-    if a < 0 {
-        // -y in [(lo-m)/|a|, (hi-m)/|a|)  <=>  y in (-(hi-m)/|a|, -(lo-m)/|a|].
-        single.coeffs[k] = 1;
-        (single.lo, single.hi) = (1 - single.hi, 1 - single.lo);
-    }
-    Ok(Some(single))
-}
-
-/// Canonical form of a conjunction over leaves with the given extents.
-pub(crate) fn canonicalize(
-    constraints: impl IntoIterator<Item = Constraint>,
-    extents: &[i64],
-) -> Result<SmallVec<[Constraint; 2]>> {
-    let mut out: SmallVec<[Constraint; 2]> = SmallVec::new();
-    for c in constraints {
-        match canonical_one(c, extents)? {
-            Fate::AlwaysTrue => {}
-            Fate::NeverTrue => return Ok(smallvec::smallvec![Constraint::empty(extents.len())]),
-            Fate::Keep(c) => match out.iter_mut().find(|o| o.coeffs == c.coeffs) {
-                Some(o) => {
-                    o.lo = o.lo.max(c.lo);
-                    o.hi = o.hi.min(c.hi);
-                    if o.lo >= o.hi {
-                        return Ok(smallvec::smallvec![Constraint::empty(extents.len())]);
-                    }
-                }
-                None => out.push(c),
-            },
+        *bounds = (lo.max(min), hi.min(max + 1));
+        // Normalise: gcd 1, first non-zero coefficient positive.
+        let g = row.iter().fold(0i64, |g, &a| g.gcd(&a));
+        if g > 1 {
+            row.iter_mut().for_each(|a| *a /= g);
+            *bounds = (
+                Integer::div_ceil(&bounds.0, &g),
+                Integer::div_ceil(&bounds.1, &g),
+            );
+            if bounds.0 >= bounds.1 {
+                // No multiple of g in the range: e.g. 1 <= 2·x < 2.
+                return Ok(Fate::NeverTrue);
+            }
+        }
+        if row.iter().find(|&&a| a != 0).is_some_and(|&a| a < 0) {
+            row.iter_mut().for_each(|a| *a = -*a);
+            *bounds = (1 - bounds.1, 1 - bounds.0);
+        }
+        if !decouple(row, bounds, extents)? {
+            return Ok(Fate::Keep);
         }
     }
-    out.sort_by(|a, b| (&a.coeffs, a.lo, a.hi).cmp(&(&b.coeffs, b.lo, b.hi)));
-    Ok(out)
+}
+
+/// `lo <= a·y + r < hi` with the rest `r` confined to `[m, m + |a|)` and
+/// `lo - m`, `hi - m` multiples of `a` is exactly `(lo - m)/a <= y < (hi - m)/a`:
+/// the rest can never carry `a·y` across a bound. This turns a pad bound split
+/// across leaves back into a box on the slow leaf. Rewrites the row to that
+/// single-leaf constraint (not yet canonical) and returns `true`, or returns
+/// `false` and leaves it. O(leaves).
+fn decouple(row: &mut [i64], bounds: &mut (i64, i64), extents: &[i64]) -> Result<bool> {
+    if row.iter().filter(|&&a| a != 0).count() < 2 {
+        return Ok(false);
+    }
+    let Some((k, a)) = row
+        .iter()
+        .copied()
+        .enumerate()
+        .max_by_key(|(_, a)| a.unsigned_abs())
+    else {
+        return Ok(false);
+    };
+    let (m, top) = reach(row, extents, Some(k))?;
+    let a_abs = a.abs();
+    let (lo, hi) = *bounds;
+    if top - m >= a_abs || (lo - m) % a_abs != 0 || (hi - m) % a_abs != 0 {
+        return Ok(false);
+    }
+    row.iter_mut().for_each(|x| *x = 0);
+    row[k] = 1;
+    let (y_lo, y_hi) = ((lo - m) / a_abs, (hi - m) / a_abs);
+    // For a < 0: -y in [y_lo, y_hi)  <=>  y in (-y_hi, -y_lo].
+    *bounds = if a < 0 {
+        (1 - y_hi, 1 - y_lo)
+    } else {
+        (y_lo, y_hi)
+    };
+    Ok(true)
+}
+
+/// Canonicalises the conjunction of `bounds.len()` constraints whose
+/// coefficients are stored row after row in `rows` (`n` = `extents.len()` per
+/// row), in place: drops the ones always true, intersects equal rows, sorts by
+/// (row, bounds). Returns how many remain (first in `rows` and `bounds`), or
+/// `None` when no element satisfies them. O(c² · leaves) for c constraints.
+pub(crate) fn canonicalize_rows(
+    rows: &mut [i64],
+    bounds: &mut [(i64, i64)],
+    extents: &[i64],
+) -> Result<Option<usize>> {
+    let n = extents.len();
+    let mut kept = 0usize;
+    for j in 0..bounds.len() {
+        let mut b = bounds[j];
+        match canonical_row(&mut rows[j * n..(j + 1) * n], &mut b, extents)? {
+            Fate::AlwaysTrue => continue,
+            Fate::NeverTrue => return Ok(None),
+            Fate::Keep => {}
+        }
+        let (done, row) = rows.split_at_mut(j * n);
+        let row = &row[..n];
+        if let Some(i) = (0..kept).find(|&i| &done[i * n..(i + 1) * n] == row) {
+            let o = &mut bounds[i];
+            *o = (o.0.max(b.0), o.1.min(b.1));
+            if o.0 >= o.1 {
+                return Ok(None);
+            }
+            continue;
+        }
+        if kept != j {
+            rows.copy_within(j * n..(j + 1) * n, kept * n);
+        }
+        bounds[kept] = b;
+        kept += 1;
+    }
+    sort_rows(&mut rows[..kept * n], &mut bounds[..kept], n);
+    Ok(Some(kept))
+}
+
+/// Sorts constraint rows (with their bounds) by (row, bounds): insertion
+/// sort, as there are rarely more than two. O(c² · leaves).
+fn sort_rows(rows: &mut [i64], bounds: &mut [(i64, i64)], n: usize) {
+    for j in 1..bounds.len() {
+        let mut i = j;
+        while i > 0 && {
+            let (a, b) = (&rows[(i - 1) * n..i * n], &rows[i * n..(i + 1) * n]);
+            (a, bounds[i - 1]) > (b, bounds[i])
+        } {
+            for k in 0..n {
+                rows.swap((i - 1) * n + k, i * n + k);
+            }
+            bounds.swap(i - 1, i);
+            i -= 1;
+        }
+    }
 }
 
 impl std::fmt::Display for Constraint {

@@ -567,43 +567,47 @@ impl View {
         Ok(())
     }
 
-    /// Restores the canonical order of the constraints (by coefficient
-    /// vector, then bounds) after an op that only moved leaves.
-    /// O(c² · leaves) for c constraints; nothing to do below two.
-    pub(crate) fn sort_constraints(&mut self) {
-        let c = self.cons();
-        if c < 2 {
-            return;
-        }
-        let (coeffs, bounds, n) = (&self.coeffs, &self.bounds, self.ext.len());
-        let row = |j: usize| (0..n).map(move |k| coeffs[k * c + j]);
-        let mut order: SmallVec<[usize; 2]> = (0..c).collect();
-        order.sort_by(|&a, &b| row(a).cmp(row(b)).then(bounds[a].cmp(&bounds[b])));
-        if order.iter().enumerate().all(|(j, &o)| j == o) {
-            return;
-        }
-        let old = self.coeffs.clone();
-        for k in 0..self.ext.len() {
-            for (j, &o) in order.iter().enumerate() {
-                self.coeffs[k * c + j] = old[k * c + o];
+    /// Brings the constraints to canonical form (see [`constraint`]).
+    /// O(c² · leaves) for c constraints.
+    pub(crate) fn canonicalize_constraints(&mut self) -> Result<()> {
+        let mut rows = self.constraint_rows();
+        let mut bounds = self.bounds.clone();
+        match constraint::canonicalize_rows(&mut rows, &mut bounds, &self.ext)? {
+            None => self.make_empty(),
+            Some(kept) => {
+                bounds.truncate(kept);
+                self.set_constraint_rows(&rows, bounds);
             }
         }
-        let bounds = self.bounds.clone();
-        for (j, &o) in order.iter().enumerate() {
-            self.bounds[j] = bounds[o];
-        }
+        Ok(())
     }
 
-    fn canonicalize_constraints(&mut self) -> Result<()> {
-        let rows: SmallVec<[Constraint; 2]> =
-            (0..self.cons()).map(|c| self.constraint(c)).collect();
-        let canon = constraint::canonicalize(rows, &self.ext)?;
-        let n = self.ext.len();
-        self.coeffs = (0..n)
-            .flat_map(|k| canon.iter().map(move |c| c.coeffs[k]))
-            .collect();
-        self.bounds = canon.iter().map(|c| (c.lo, c.hi)).collect();
-        Ok(())
+    /// The constraint coefficients row after row (constraint-major), the
+    /// transpose of the leaf-major storage. O(leaves · constraints).
+    fn constraint_rows(&self) -> SmallVec<[i64; 16]> {
+        let (n, c) = (self.ext.len(), self.cons());
+        let mut rows: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n * c);
+        transpose(&self.coeffs, &mut rows, n, c);
+        rows
+    }
+
+    /// Stores `bounds.len()` constraints given row after row (the first
+    /// `bounds.len()` rows of `rows`).
+    fn set_constraint_rows(&mut self, rows: &[i64], bounds: SmallVec<[(i64, i64); 2]>) {
+        let (n, c) = (self.ext.len(), bounds.len());
+        self.coeffs.resize(n * c, 0);
+        transpose(&rows[..n * c], &mut self.coeffs, c, n);
+        self.bounds = bounds;
+    }
+}
+
+/// Writes the transpose of the `rows × cols` matrix `src` (row after row)
+/// into `dst` (`cols × rows`). O(rows · cols).
+fn transpose(src: &[i64], dst: &mut [i64], rows: usize, cols: usize) {
+    for (r, line) in src.chunks_exact(cols.max(1)).enumerate().take(rows) {
+        for (c, &x) in line.iter().enumerate() {
+            dst[c * rows + r] = x;
+        }
     }
 }
 

@@ -76,7 +76,11 @@ impl View {
             }
             self.windows = windows;
         }
-        self.sort_constraints();
+        if self.cons() > 0 {
+            // Reordered leaves change which coefficient comes first (its sign
+            // is normalised) and the order of the rows.
+            self.canonicalize_constraints()?;
+        }
         Ok(true)
     }
 
@@ -398,7 +402,7 @@ impl View {
     }
 
     /// Turns every element invalid (the canonical empty constraint).
-    fn make_empty(&mut self) {
+    pub(super) fn make_empty(&mut self) {
         self.bounds = smallvec::smallvec![(0, 0)];
         self.coeffs = SmallVec::from_elem(0, self.ext.len());
     }

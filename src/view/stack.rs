@@ -93,16 +93,26 @@ impl ViewStack {
         })
     }
 
-    /// A tensor read through `layout` (its top-level modes are the dimensions).
+    /// A tensor read through `layout` (its top-level modes are the dimensions),
+    /// in canonical form: within each mode, extent-1 leaves are dropped and
+    /// leaves that merge are merged ([`View::from_layout`] keeps them).
     ///
     /// ```
     /// let l: hlayout::Layout = "(10,10):(1,10)".parse().unwrap();
     /// let s = hlayout::ViewStack::from_layout(&l).reshape(&[100]).unwrap();
     /// assert_eq!(s.to_string(), "((10,10)):((1,10))");
+    /// let m: hlayout::Layout = "(2,(1,3,4)):(12,(5,4,1))".parse().unwrap();
+    /// assert_eq!(hlayout::ViewStack::from_layout(&m).to_string(), "(2,12):(12,1)");
     /// ```
     pub fn from_layout(layout: &crate::Layout) -> ViewStack {
+        let mut view = View::from_layout(layout, 0);
+        // Cannot fail: a valid layout's span fits i64 and there are no
+        // constraints or windows; keep the verbatim view if it ever did.
+        if view.tidy().is_err() {
+            view = View::from_layout(layout, 0);
+        }
         ViewStack {
-            views: smallvec::smallvec![View::from_layout(layout, 0)],
+            views: smallvec::smallvec![view],
             logs: smallvec::smallvec![Vec::new()],
         }
     }
