@@ -145,7 +145,10 @@ impl View {
                 out.negate_leaf(k);
             }
         }
-        out.tidy()?;
+        // A flip maps the leaf box onto itself: extents, mergeable pairs and
+        // window alignment are unchanged, so only the constraints' signs and
+        // order need canonicalising (not a full tidy).
+        out.normalize()?;
         Ok(true)
     }
 
@@ -173,10 +176,7 @@ impl View {
                     out.set_window(d, Some(w));
                 }
                 None => {
-                    let mut trial = out.clone();
-                    if trial.shrink_leaves(out.dim_range(d), b, e)? {
-                        *out = trial;
-                    } else {
+                    if !out.shrink_leaves(out.dim_range(d), b, e)? {
                         let mut w = Window::full(out.radix(d));
                         (w.start, w.extent) = (b, e - b);
                         out.set_window(d, Some(w));
@@ -285,13 +285,17 @@ impl View {
             if self.dim_ranges().any(|r| self.compressible(r)) {
                 *self = self.coalesce_dims();
             }
+            let had_windows = !self.windows.is_empty();
             for d in 0..self.rank() {
                 if self.window(d).is_some() {
                     self.unwindow(d)?;
                 }
             }
             self.normalize()?;
-            if !self.dim_ranges().any(|r| self.compressible(r)) {
+            // Unwindowing edits leaves and canonicalising edits coefficients:
+            // only they can make leaves mergeable anew.
+            let settled = self.cons() == 0 && !had_windows;
+            if settled || !self.dim_ranges().any(|r| self.compressible(r)) {
                 return Ok(());
             }
         }
@@ -439,10 +443,8 @@ impl View {
         }
         if w.lo <= read_lo && read_hi <= w.hi {
             // Everything read is valid: a plain shrink, if leaf-wise.
-            let mut trial = self.clone();
-            if trial.shrink_leaves(r.clone(), read_lo, read_hi)? {
-                trial.set_window(d, None);
-                *self = trial;
+            if self.shrink_leaves(r.clone(), read_lo, read_hi)? {
+                self.set_window(d, None);
                 return Ok(());
             }
         }
@@ -462,26 +464,43 @@ impl View {
     }
 
     /// Shrinks the dimension made of leaves `r` (slowest first) to `[b, e)` of
-    /// its row-major index, editing in place (callers work on a copy).
+    /// its row-major index, editing in place; `Ok(false)` (nothing edited)
+    /// when that is not expressible leaf-wise.
     ///
     /// Exact when the range is aligned to the slowest leaf's blocks, or lies inside
     /// one block (then the slowest leaf is fixed and the rest recurses); otherwise
     /// returns `false`. O(leaves).
     fn shrink_leaves(&mut self, r: Range<usize>, b: i64, e: i64) -> Result<bool> {
+        if !self.leafwise_shrinkable(r.clone(), b, e) {
+            return Ok(false);
+        }
+        let (mut r, mut b, mut e) = (r, b, e);
+        loop {
+            let lead = r.start;
+            let inner: i64 = self.ext[lead + 1..r.end].iter().product();
+            let q = b / inner;
+            self.substitute(lead, q)?;
+            if b % inner == 0 && e % inner == 0 {
+                self.ext[lead] = e / inner - q;
+                return Ok(true);
+            }
+            self.ext[lead] = 1;
+            (r, b, e) = (lead + 1..r.end, b - q * inner, e - q * inner);
+        }
+    }
+
+    /// Whether [`shrink_leaves`](Self::shrink_leaves) can express `[b, e)`
+    /// over leaves `r`, without editing. O(leaves).
+    fn leafwise_shrinkable(&self, r: Range<usize>, b: i64, e: i64) -> bool {
         let lead = r.start;
         let inner: i64 = self.ext[lead + 1..r.end].iter().product();
-        let (q, last) = (b / inner, (e - 1) / inner);
         if b % inner == 0 && e % inner == 0 {
-            self.substitute(lead, q)?;
-            self.ext[lead] = e / inner - q;
-            return Ok(true);
+            return true;
         }
-        if q == last && r.len() > 1 {
-            self.substitute(lead, q)?;
-            self.ext[lead] = 1;
-            return self.shrink_leaves(lead + 1..r.end, b - q * inner, e - q * inner);
-        }
-        Ok(false)
+        let q = b / inner;
+        q == (e - 1) / inner
+            && r.len() > 1
+            && self.leafwise_shrinkable(lead + 1..r.end, b - q * inner, e - q * inner)
     }
 }
 
