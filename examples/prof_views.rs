@@ -1,10 +1,24 @@
-//! Profiling harness for the view ops (run under callgrind):
-//! `cargo build --release --example prof_views && valgrind --tool=callgrind
-//! target/release/examples/prof_views reshape|clone|chain N`.
+//! Profiling harness for the view ops, for instruction counts under callgrind
+//! or on-CPU time on a busy machine:
+//!
+//! ```text
+//! cargo build --release --example prof_views
+//! valgrind --tool=callgrind target/release/examples/prof_views reshape|clone|chain N
+//! target/release/examples/prof_views chain N   # also prints on-CPU ns per iteration
+//! ```
+//!
+//! The on-CPU time comes from `/proc/thread-self/schedstat` (Linux), so time
+//! spent descheduled by other processes does not count.
 
 use std::hint::black_box;
 
 use hlayout::ViewStack;
+
+/// Nanoseconds this thread has spent on a CPU, when the kernel reports it.
+fn on_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -13,6 +27,7 @@ fn main() {
     let t = ViewStack::new(&[64, 64]).and_then(|t| t.permute(&[1, 0]));
     let Ok(t) = t else { return };
     let mut views = 0;
+    let start = on_cpu_ns();
     for _ in 0..n {
         let r = match which.as_str() {
             "reshape" => black_box(&t).clone().reshape(black_box(&[4096])),
@@ -26,6 +41,9 @@ fn main() {
                 .and_then(|t| t.flip(&[false, true, false])),
         };
         views += r.map_or(0, |s| s.views().len());
+    }
+    if let (Some(a), Some(b)) = (start, on_cpu_ns()) {
+        println!("{which}: {:.1} ns on CPU per iteration", (b - a) as f64 / n as f64);
     }
     println!("{views}");
 }

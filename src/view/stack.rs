@@ -62,10 +62,12 @@ impl Movement {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ViewStack {
-    views: SmallVec<[View; 1]>,
-    /// `logs[k]`: the ops applied to `views[k]` since it was pushed (empty for
-    /// the bottom view), replayed on `views[k-1]` when simplifying.
-    logs: SmallVec<[Vec<Movement>; 1]>,
+    /// Never empty. On the heap, so that moving a stack through a chain of
+    /// ops moves a pointer, not a few hundred bytes of view.
+    views: Vec<View>,
+    /// `logs[k - 1]`: the ops applied to `views[k]` since it was pushed,
+    /// replayed on `views[k - 1]` when simplifying (none for the bottom view).
+    logs: Vec<Vec<Movement>>,
 }
 
 impl PartialEq for ViewStack {
@@ -88,8 +90,8 @@ impl ViewStack {
     /// ```
     pub fn new(shape: &[i64]) -> Result<ViewStack> {
         Ok(ViewStack {
-            views: smallvec::smallvec![View::contiguous(shape)?],
-            logs: smallvec::smallvec![Vec::new()],
+            views: vec![View::contiguous(shape)?],
+            logs: Vec::new(),
         })
     }
 
@@ -112,8 +114,8 @@ impl ViewStack {
             view = View::from_layout(layout, 0);
         }
         ViewStack {
-            views: smallvec::smallvec![view],
-            logs: smallvec::smallvec![Vec::new()],
+            views: vec![view],
+            logs: Vec::new(),
         }
     }
 
@@ -169,7 +171,7 @@ impl ViewStack {
                 // The common case: one view stays one view, nothing to log.
                 return Ok(self);
             }
-            self.logs[top].push(record());
+            self.logs[top - 1].push(record());
             return simplify(self.views, self.logs);
         }
         #[cfg(debug_assertions)]
@@ -351,20 +353,20 @@ impl ViewStack {
 /// view's ops on the lower one (consecutive reshapes collapsed into the last),
 /// then by evaluation ([`merge_pair`]).
 fn simplify(
-    mut views: SmallVec<[View; 1]>,
-    mut logs: SmallVec<[Vec<Movement>; 1]>,
+    mut views: Vec<View>,
+    mut logs: Vec<Vec<Movement>>,
 ) -> Result<ViewStack> {
     let mut k = views.len();
     while k >= 2 {
-        let merged = match replay(&views[k - 2], &logs[k - 1])? {
+        let merged = match replay(&views[k - 2], &logs[k - 2])? {
             Some(v) => Some(v),
             None => merge_pair(&views[k - 2], &views[k - 1])?,
         };
         match merged {
             Some(v) => {
-                let upper_log = logs.remove(k - 1);
-                if k - 2 > 0 {
-                    logs[k - 2].extend(upper_log);
+                let upper_log = logs.remove(k - 2);
+                if k > 2 {
+                    logs[k - 3].extend(upper_log);
                 }
                 views.remove(k - 1);
                 views[k - 2] = v;
