@@ -372,13 +372,18 @@ impl View {
 
     /// The shape, inline (no allocation for rank ≤ 8).
     pub(crate) fn extents(&self) -> Leaves {
-        if self.windows.is_empty() {
-            return self
-                .dim_ranges()
-                .map(|r| self.ext[r].iter().product())
-                .collect();
+        let mut out: Leaves = SmallVec::from_elem(1, self.rank());
+        let ext = &self.ext[..];
+        let mut at = 0usize;
+        for (x, &n) in out.iter_mut().zip(&self.dim_len) {
+            let end = at + n as usize;
+            *x = ext[at..end].iter().product();
+            at = end;
         }
-        (0..self.rank()).map(|d| self.dim_extent(d)).collect()
+        for &(d, w) in &self.windows {
+            out[d] = w.extent;
+        }
+        out
     }
 
     /// Number of elements.
@@ -570,7 +575,9 @@ impl View {
     /// Brings the constraints to canonical form (see [`constraint`]).
     /// O(c² · leaves) for c constraints.
     pub(crate) fn canonicalize_constraints(&mut self) -> Result<()> {
-        let mut rows = self.constraint_rows();
+        let (n, c) = (self.ext.len(), self.cons());
+        let mut rows: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n * c);
+        transpose(&self.coeffs, &mut rows, n, c);
         let mut bounds = self.bounds.clone();
         match constraint::canonicalize_rows(&mut rows, &mut bounds, &self.ext)? {
             None => self.make_empty(),
@@ -580,15 +587,6 @@ impl View {
             }
         }
         Ok(())
-    }
-
-    /// The constraint coefficients row after row (constraint-major), the
-    /// transpose of the leaf-major storage. O(leaves · constraints).
-    fn constraint_rows(&self) -> SmallVec<[i64; 16]> {
-        let (n, c) = (self.ext.len(), self.cons());
-        let mut rows: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n * c);
-        transpose(&self.coeffs, &mut rows, n, c);
-        rows
     }
 
     /// Stores `bounds.len()` constraints given row after row (the first

@@ -57,7 +57,9 @@ impl View {
             starts.push(at);
             at += n as usize;
         }
-        blocks.extend(perm.iter().map(|&p| (starts[p], self.dim_len[p] as usize)));
+        for &p in perm {
+            blocks.push((starts[p], self.dim_len[p] as usize));
+        }
         gather_blocks(&mut self.ext, &blocks, 1);
         gather_blocks(&mut self.stride, &blocks, 1);
         if c > 0 {
@@ -378,12 +380,15 @@ impl View {
     /// Appends the constraint `lo <= x_leaf < hi`.
     fn add_constraint(&mut self, leaf: usize, lo: i64, hi: i64) {
         let (n, c) = (self.ext.len(), self.cons());
-        let mut coeffs = SmallVec::with_capacity(n * (c + 1));
-        for k in 0..n {
-            coeffs.extend_from_slice(&self.coeffs[k * c..(k + 1) * c]);
-            coeffs.push(i64::from(k == leaf));
+        // Widen each leaf's block of c coefficients to c + 1, last leaf first.
+        self.coeffs.resize(n * (c + 1), 0);
+        let coeffs = &mut self.coeffs[..];
+        for k in (0..n).rev() {
+            for j in (0..c).rev() {
+                coeffs[k * (c + 1) + j] = coeffs[k * c + j];
+            }
+            coeffs[k * (c + 1) + c] = i64::from(k == leaf);
         }
-        self.coeffs = coeffs;
         self.bounds.push((lo, hi));
     }
 
@@ -519,9 +524,11 @@ fn gather_blocks(data: &mut [i64], blocks: &[(usize, usize)], unit: usize) {
     };
     let mut at = 0;
     for &(start, len) in blocks {
-        let (start, len) = (start * unit, len * unit);
-        data[at..at + len].copy_from_slice(&old[start..start + len]);
-        at += len;
+        // Element by element: blocks are short, a memcpy call costs more.
+        for &x in &old[start * unit..(start + len) * unit] {
+            data[at] = x;
+            at += 1;
+        }
     }
 }
 
