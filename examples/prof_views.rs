@@ -43,7 +43,10 @@ fn main() {
         views += r.map_or(0, |s| s.views().len());
     }
     if let (Some(a), Some(b)) = (start, on_cpu_ns()) {
-        println!("{which}: {:.1} ns on CPU per iteration", (b - a) as f64 / n as f64);
+        println!(
+            "{which}: {:.1} ns on CPU per iteration",
+            (b - a) as f64 / n as f64
+        );
     }
     println!("{views}");
 }

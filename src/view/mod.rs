@@ -559,6 +559,12 @@ impl View {
         if !self.bounds.is_empty() {
             self.canonicalize_constraints()?;
         }
+        self.check_span()
+    }
+
+    /// Checks that the offset plus the span of leaf offsets fits `i64`, so
+    /// that evaluation cannot overflow. O(leaves).
+    pub(crate) fn check_span(&self) -> Result<()> {
         let mut span = self
             .offset
             .checked_abs()

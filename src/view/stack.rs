@@ -352,10 +352,7 @@ impl ViewStack {
 /// Merges adjacent pairs until none merges: first by replaying the upper
 /// view's ops on the lower one (consecutive reshapes collapsed into the last),
 /// then by evaluation ([`merge_pair`]).
-fn simplify(
-    mut views: Vec<View>,
-    mut logs: Vec<Vec<Movement>>,
-) -> Result<ViewStack> {
+fn simplify(mut views: Vec<View>, mut logs: Vec<Vec<Movement>>) -> Result<ViewStack> {
     let mut k = views.len();
     while k >= 2 {
         let merged = match replay(&views[k - 2], &logs[k - 2])? {
