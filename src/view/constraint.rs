@@ -216,7 +216,7 @@ pub(crate) fn canonicalize_rows(
 
 /// Sorts constraint rows (with their bounds) by (row, bounds): insertion
 /// sort, as there are rarely more than two. O(c² · leaves).
-fn sort_rows(rows: &mut [i64], bounds: &mut [(i64, i64)], n: usize) {
+pub(crate) fn sort_rows(rows: &mut [i64], bounds: &mut [(i64, i64)], n: usize) {
     for j in 1..bounds.len() {
         let mut i = j;
         while i > 0 && {

@@ -578,6 +578,30 @@ impl View {
         Ok(())
     }
 
+    /// Restores the canonical form of the constraints after leaves were
+    /// reflected (`x → (n-1) - x`): a reflection maps the leaf box onto
+    /// itself, so reach, tightness, gcd and decoupling are unchanged and only
+    /// the sign of each row (first non-zero coefficient positive) and the
+    /// order of the rows need fixing. O(c² · leaves) for c constraints.
+    pub(crate) fn resign_constraints(&mut self) {
+        let (n, c) = (self.ext.len(), self.cons());
+        for j in 0..c {
+            let first = (0..n).map(|k| self.coeffs[k * c + j]).find(|&a| a != 0);
+            if first.is_some_and(|a| a < 0) {
+                (0..n).for_each(|k| self.coeffs[k * c + j] = -self.coeffs[k * c + j]);
+                let (lo, hi) = self.bounds[j];
+                self.bounds[j] = (1 - hi, 1 - lo);
+            }
+        }
+        if c > 1 {
+            let mut rows: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n * c);
+            transpose(&self.coeffs, &mut rows, n, c);
+            let mut bounds = self.bounds.clone();
+            constraint::sort_rows(&mut rows, &mut bounds, n);
+            self.set_constraint_rows(&rows, bounds);
+        }
+    }
+
     /// Brings the constraints to canonical form (see [`constraint`]).
     /// O(c² · leaves) for c constraints.
     pub(crate) fn canonicalize_constraints(&mut self) -> Result<()> {

@@ -149,16 +149,17 @@ impl View {
         }
         // A flip maps the leaf box onto itself: extents, mergeable pairs and
         // window alignment are unchanged, so only the constraints' signs and
-        // order need canonicalising (not a full tidy).
-        out.normalize()?;
+        // order need fixing (not a full tidy).
+        out.resign_constraints();
+        out.check_span()?;
         Ok(true)
     }
 
     /// Keeps `[begin, end)` of each dimension.
     pub(crate) fn shrink(&mut self, arg: &[(i64, i64)]) -> Result<bool> {
         self.check_rank("shrink", arg.len())?;
-        let shape = self.extents();
-        for (&(b, e), &s) in arg.iter().zip(&shape) {
+        for (d, &(b, e)) in arg.iter().enumerate() {
+            let s = self.dim_extent(d);
             if !(0 <= b && b < e && e <= s) {
                 return Err(bad(
                     "shrink",
@@ -168,7 +169,8 @@ impl View {
         }
         let out = self;
         for (d, &(b, e)) in arg.iter().enumerate() {
-            if (b, e) == (0, shape[d]) {
+            // Shrinking one dimension leaves the others' extents as they were.
+            if (b, e) == (0, out.dim_extent(d)) {
                 continue;
             }
             match out.window(d) {
