@@ -187,6 +187,20 @@ fn permuted_compact() -> impl Strategy<Value = Layout> {
         })
 }
 
+/// A permuted compact layout with each stride's sign flipped at random (|L| a
+/// mixed radix; L's image is |L|'s shifted by min L).
+fn signed_compact() -> impl Strategy<Value = Layout> {
+    (permuted_compact(), prop::collection::vec(any::<bool>(), 4)).prop_map(|(l, flips)| {
+        let stride: Vec<i64> = l
+            .stride_leaves()
+            .iter()
+            .zip(flips)
+            .map(|(&d, flip)| if flip { -d } else { d })
+            .collect();
+        Layout::flat(l.shape_leaves(), &stride).expect("valid")
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -228,7 +242,7 @@ proptest! {
 
     /// Complement: ordered, disjoint from L's image, and exact tiling for mixed radices.
     #[test]
-    fn complement_contract(l in flat_layout(4, 0..=12), cotarget in 1i64..200) {
+    fn complement_contract(l in flat_layout(4, -3..=12), cotarget in 1i64..200) {
         if let Ok(r) = l.complement(cotarget) {
             let rv = values(&r);
             prop_assert!(rv.windows(2).all(|w| w[0] < w[1]), "{r} not ordered");
@@ -244,6 +258,20 @@ proptest! {
         let mut all: Vec<i64> = values(&r).iter().flat_map(|x| values(&l).into_iter().map(move |y| x + y)).collect();
         all.sort_unstable();
         prop_assert!(all.iter().copied().eq(0..all.len() as i64), "({r}, {l}) is not an interval");
+        prop_assert!(all.len() as i64 >= cotarget);
+    }
+
+    /// With negative strides: complement(L) = complement(|L|), and (R, L) tiles
+    /// the interval of its size starting at min L.
+    #[test]
+    fn complement_of_signed_mixed_radix_tiles_a_shifted_interval(l in signed_compact(), cotarget in 1i64..200) {
+        let r = l.complement(cotarget).expect("|L| is compact");
+        let abs = Layout::flat(l.shape_leaves(), &l.stride_leaves().iter().map(|d| d.abs()).collect::<Vec<_>>()).expect("valid");
+        prop_assert_eq!(&r, &abs.complement(cotarget).expect("compact"));
+        let min = *values(&l).iter().min().expect("nonempty");
+        let mut all: Vec<i64> = values(&r).iter().flat_map(|x| values(&l).into_iter().map(move |y| x + y)).collect();
+        all.sort_unstable();
+        prop_assert!(all.iter().copied().eq(min..min + all.len() as i64), "({}, {}) is not an interval from {}", r, l, min);
         prop_assert!(all.len() as i64 >= cotarget);
     }
 
@@ -295,7 +323,7 @@ proptest! {
 
     /// logical_divide(A, B) = A ∘ (complement(B, size(A)), B), as functions.
     #[test]
-    fn divide_is_composition_with_complement(a in layout(0..=12), b in flat_layout(2, 0..=6)) {
+    fn divide_is_composition_with_complement(a in layout(0..=12), b in flat_layout(2, -3..=6)) {
         let Ok(c) = b.complement(a.size()) else { return Ok(()) };
         let (cv, bv) = (values(&c), values(&b));
         match a.logical_divide(&b) {
@@ -315,7 +343,7 @@ proptest! {
 
     /// logical_product(A, B)(j, k) = complement(A, size(A)·cosize(B))(B(j)) + A(k).
     #[test]
-    fn product_is_placement_of_blocks(a in permuted_compact(), b in flat_layout(2, 0..=6)) {
+    fn product_is_placement_of_blocks(a in signed_compact(), b in flat_layout(2, 0..=6)) {
         let c = a.complement(a.size() * b.cosize()).expect("compact layouts have complements");
         let p = a.logical_product(&b).expect("exists for compact blocks");
         prop_assert_eq!(p.size(), a.size() * b.size());
@@ -918,6 +946,52 @@ fn left_inverse_search_is_bounded() {
         l.left_inverse(),
         Err(Error::BudgetExceeded { .. })
     ));
+}
+
+#[test]
+fn complement_of_negative_strides_is_that_of_absolute_values() {
+    // Invariant: complement(L, M) = complement(|L|, M), and (R, L) is injective, tiling [min L, min L + n) / Witness: (4,2):(-4,1), offsets -12..=1 in steps, gets (2,2):(16,2) covering [-12, 20).
+    let l: Layout = "(4,2):(-4,1)".parse().expect("valid");
+    let r = l.complement(32).expect("|L| = (4,2):(4,1) has one");
+    assert_eq!(r.to_string(), "(2,2):(16,2)");
+    let pair: Layout = "((2,2),(4,2)):((16,2),(-4,1))".parse().expect("valid");
+    let mut all = values(&pair);
+    assert!(injective(&all));
+    all.sort_unstable();
+    assert!(all.iter().copied().eq(-12..20));
+}
+
+#[test]
+fn divide_by_negative_tile_is_refused_by_composition() {
+    // Invariant: logical_divide stays A ∘ (complement(B), B); a tile reaching below 0 leaves A's domain and is refused / Witness: 8:1 divided by 2:-1 (B(1) = -1).
+    let a: Layout = "8:1".parse().expect("valid");
+    let b: Layout = "2:-1".parse().expect("valid");
+    assert_eq!(
+        b.complement(a.size()).expect("|B| = 2:1").to_string(),
+        "4:2"
+    );
+    assert!(matches!(
+        a.logical_divide(&b),
+        Err(Error::NoComposition { .. })
+    ));
+}
+
+#[test]
+fn product_of_flipped_block_places_shifted_copies() {
+    // Invariant: logical_product(A, B)(j, k) = complement(|A|)(B(j)) + A(k), blocks disjoint / Witness: A = 4:-1 (offsets 0,-1,-2,-3), B = 3:1: copies at 0, 4, 8.
+    let a: Layout = "4:-1".parse().expect("valid");
+    let p = a
+        .logical_product(&"3:1".parse().expect("valid"))
+        .expect("exists");
+    assert_eq!(p.to_string(), "(3,4):(4,-1)");
+    assert!(injective(&values(&p)));
+}
+
+#[test]
+fn batch_complement_accepts_negative_strides() {
+    // Invariant: the batch op answers like the library, cotarget defaulting to cosize (= cosize(|L|)) / Witness: (4,2):(-4,1) with no cotarget gets 2:2.
+    let out = hlayout::batch::respond(r#"{"op":"complement","layout":"(4,2):(-4,1)"}"#);
+    assert_eq!(out, r#"{"layout":"2:2"}"#);
 }
 
 #[test]
