@@ -114,19 +114,16 @@ impl Layout {
                 index_strides(s)[k]
             )));
         }
-        let c = match complement_layout(self, 1, true) {
-            Ok(c) => c,
-            Err(Error::Precondition { .. }) => {
-                if let Some(r) = chain_left_inverse(s, d)? {
-                    return Ok(r);
-                }
-                return match search_left_inverse(self)? {
-                    Found::Inverse(r) => Ok(r),
-                    Found::Refuted(rule) => Err(refuse(rule)),
-                };
+        if !tiles_mixed_radix(s, d) {
+            if let Some(r) = chain_left_inverse(s, d)? {
+                return Ok(r);
             }
-            Err(other) => return Err(other),
-        };
+            return match search_left_inverse(self)? {
+                Found::Inverse(r) => Ok(r),
+                Found::Refuted(rule) => Err(refuse(rule)),
+            };
+        }
+        let c = complement_layout(self, 1, true)?;
         let mut shape = Leaves::from_slice(c.shape_leaves());
         let mut stride = Leaves::from_slice(c.stride_leaves());
         shape.extend_from_slice(s);
@@ -167,6 +164,29 @@ fn index_strides(shape: &[i64]) -> Leaves {
         out[k] = out[k + 1] * shape[k + 1]; // ≤ size
     }
     out
+}
+
+/// Whether the nontrivial leaves (strides ≥ 1), sorted by stride, tile a mixed
+/// radix: each stride a multiple of the span `s·d` covered below it (the
+/// condition of the exact complement, checked without building its error).
+/// O(n log n), no allocation for ≤ 8 leaves.
+fn tiles_mixed_radix(s: &[i64], d: &[i64]) -> bool {
+    let mut sorted: SmallVec<[(i64, i64); 8]> = (0..s.len())
+        .filter(|&k| s[k] > 1)
+        .map(|k| (d[k], s[k]))
+        .collect();
+    sorted.sort_unstable();
+    let mut covered = 1i64;
+    for (dk, sk) in sorted {
+        if dk < covered || dk % covered != 0 {
+            return false;
+        }
+        let Some(next) = sk.checked_mul(dk) else {
+            return false;
+        };
+        covered = next;
+    }
+    true
 }
 
 /// The left inverse of flat leaves whose nontrivial leaves, sorted by stride
