@@ -6,6 +6,8 @@ use hlayout::coord::is_coarsening;
 use hlayout::{Error, IntTuple, Layout};
 use proptest::prelude::*;
 
+mod common;
+
 fn values(l: &Layout) -> Vec<i64> {
     (0..l.size())
         .map(|i| l.eval(i).expect("in domain"))
@@ -185,6 +187,20 @@ fn permuted_compact() -> impl Strategy<Value = Layout> {
         })
 }
 
+/// A permuted compact layout with each stride's sign flipped at random (|L| a
+/// mixed radix; L's image is |L|'s shifted by min L).
+fn signed_compact() -> impl Strategy<Value = Layout> {
+    (permuted_compact(), prop::collection::vec(any::<bool>(), 4)).prop_map(|(l, flips)| {
+        let stride: Vec<i64> = l
+            .stride_leaves()
+            .iter()
+            .zip(flips)
+            .map(|(&d, flip)| if flip { -d } else { d })
+            .collect();
+        Layout::flat(l.shape_leaves(), &stride).expect("valid")
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -226,7 +242,7 @@ proptest! {
 
     /// Complement: ordered, disjoint from L's image, and exact tiling for mixed radices.
     #[test]
-    fn complement_contract(l in flat_layout(4, 0..=12), cotarget in 1i64..200) {
+    fn complement_contract(l in flat_layout(4, -3..=12), cotarget in 1i64..200) {
         if let Ok(r) = l.complement(cotarget) {
             let rv = values(&r);
             prop_assert!(rv.windows(2).all(|w| w[0] < w[1]), "{r} not ordered");
@@ -242,6 +258,20 @@ proptest! {
         let mut all: Vec<i64> = values(&r).iter().flat_map(|x| values(&l).into_iter().map(move |y| x + y)).collect();
         all.sort_unstable();
         prop_assert!(all.iter().copied().eq(0..all.len() as i64), "({r}, {l}) is not an interval");
+        prop_assert!(all.len() as i64 >= cotarget);
+    }
+
+    /// With negative strides: complement(L) = complement(|L|), and (R, L) tiles
+    /// the interval of its size starting at min L.
+    #[test]
+    fn complement_of_signed_mixed_radix_tiles_a_shifted_interval(l in signed_compact(), cotarget in 1i64..200) {
+        let r = l.complement(cotarget).expect("|L| is compact");
+        let abs = Layout::flat(l.shape_leaves(), &l.stride_leaves().iter().map(|d| d.abs()).collect::<Vec<_>>()).expect("valid");
+        prop_assert_eq!(&r, &abs.complement(cotarget).expect("compact"));
+        let min = *values(&l).iter().min().expect("nonempty");
+        let mut all: Vec<i64> = values(&r).iter().flat_map(|x| values(&l).into_iter().map(move |y| x + y)).collect();
+        all.sort_unstable();
+        prop_assert!(all.iter().copied().eq(min..min + all.len() as i64), "({}, {}) is not an interval from {}", r, l, min);
         prop_assert!(all.len() as i64 >= cotarget);
     }
 
@@ -293,7 +323,7 @@ proptest! {
 
     /// logical_divide(A, B) = A ∘ (complement(B, size(A)), B), as functions.
     #[test]
-    fn divide_is_composition_with_complement(a in layout(0..=12), b in flat_layout(2, 0..=6)) {
+    fn divide_is_composition_with_complement(a in layout(0..=12), b in flat_layout(2, -3..=6)) {
         let Ok(c) = b.complement(a.size()) else { return Ok(()) };
         let (cv, bv) = (values(&c), values(&b));
         match a.logical_divide(&b) {
@@ -313,7 +343,7 @@ proptest! {
 
     /// logical_product(A, B)(j, k) = complement(A, size(A)·cosize(B))(B(j)) + A(k).
     #[test]
-    fn product_is_placement_of_blocks(a in permuted_compact(), b in flat_layout(2, 0..=6)) {
+    fn product_is_placement_of_blocks(a in signed_compact(), b in flat_layout(2, 0..=6)) {
         let c = a.complement(a.size() * b.cosize()).expect("compact layouts have complements");
         let p = a.logical_product(&b).expect("exists for compact blocks");
         prop_assert_eq!(p.size(), a.size() * b.size());
@@ -696,26 +726,16 @@ fn left_inverse_of_gapped_row_major() {
 
 #[test]
 fn left_inverse_with_leading_stride_and_gaps() {
-    // Invariant: a first stride d₁ > 1 and gaps between leaves still give R(L(i)) = i / Witness: (3,2,2):(4,36,12) (4 | 12 | 36, a gap above 12·2 = 24) is inverted; (3,2,2):(2,30,7) (2 ∤ 7) is refused.
-    let bad: Layout = "(3,2,2):(2,30,7)".parse().expect("valid");
-    assert!(matches!(
-        bad.left_inverse(),
-        Err(Error::Precondition { .. })
-    ));
+    // Invariant: a first stride d₁ > 1 and gaps between leaves still give R(L(i)) = i / Witness: (3,2,2):(4,36,12) (4 | 12 | 36, a gap above 12·2 = 24) is inverted; (3,2,2):(2,30,7) (2 ∤ 7, no divisible chain) is inverted by the search.
+    let other: Layout = "(3,2,2):(2,30,7)".parse().expect("valid");
+    assert!(!divisible_chain(&other) && left_inverse_exists(&other));
+    assert_left_inverse(&other, &other.left_inverse().expect("the oracle finds one"));
     let l: Layout = "(3,2,2):(4,36,12)".parse().expect("valid");
     let r = l
         .left_inverse()
         .expect("strides 4 | 12 | 36, 12 ≥ 4·3, 36 ≥ 12·2");
     assert_left_inverse(&l, &r);
     assert_eq!(r.size(), 36 * 2); // dₙ·sₙ
-}
-
-#[test]
-fn left_inverse_refuses_injective_non_chain() {
-    // Invariant: a layout outside the divisible chains gets a typed error, never a wrong R / Witness: (2,2):(3,2), offsets 0,2,3,5 (3 is no multiple of 2).
-    let l: Layout = "(2,2):(3,2)".parse().expect("valid");
-    assert!(injective(&values(&l)));
-    assert!(matches!(l.left_inverse(), Err(Error::Precondition { .. })));
 }
 
 #[test]
@@ -726,6 +746,252 @@ fn left_inverse_keeps_mixed_radix_answers() {
         l.left_inverse().expect("mixed radix").to_string(),
         "(3,2):(1,3)"
     );
+}
+
+// ---------------------------------------------------------------------------
+// Exact left inverses: a brute-force existence oracle, independent of the
+// library's search. A layout R is a divisor chain of place values
+// 1 = E₀ | E₁ | … | E_m with one integer stride per digit (the last digit
+// unbounded). Only chains with E_m ≤ max L(i) matter (larger place values
+// leave every digit of the points unchanged), so the oracle walks every such
+// chain, any step ≥ 2, and asks whether the digit equations R(L(i)) = i have
+// an integer solution. A chain prefix is dropped when the points below its top
+// already have none (those points read only the prefix's digits).
+
+/// `(L(i), i)` sorted by offset, or `None` when some offset is negative or two collide.
+fn inverse_points(l: &Layout) -> Option<Vec<(i64, i64)>> {
+    let mut points: Vec<(i64, i64)> = values(l).into_iter().zip(0..).collect();
+    points.sort_unstable();
+    let fine =
+        points.first().is_some_and(|p| p.0 >= 0) && points.windows(2).all(|w| w[0].0 != w[1].0);
+    fine.then_some(points)
+}
+
+/// Digits of `x` for place values `chain`, the last one unbounded.
+fn chain_digits(x: i64, chain: &[i64]) -> Vec<i128> {
+    let mut out: Vec<i128> = chain
+        .windows(2)
+        .map(|w| ((x / w[0]) % (w[1] / w[0])) as i128)
+        .collect();
+    out.push((x / chain[chain.len() - 1]) as i128);
+    out
+}
+
+/// Whether `rows·r = rhs` has an integer solution: unimodular column
+/// operations put each row's remaining entries into one pivot (their gcd),
+/// then forward substitution checks divisibility row by row.
+fn integer_solvable(mut rows: Vec<Vec<i128>>, rhs: &[i128]) -> bool {
+    let n = rows.first().map_or(0, Vec::len);
+    let mut y = vec![0i128; n];
+    let mut next = 0;
+    for i in 0..rows.len() {
+        for j in next + 1..n {
+            while next < n && rows[i][j] != 0 {
+                let q = rows[i][next] / rows[i][j];
+                for row in rows.iter_mut() {
+                    row[next] -= q * row[j];
+                    row.swap(next, j);
+                }
+            }
+        }
+        let known: i128 = (0..next).map(|j| rows[i][j] * y[j]).sum();
+        if next < n && rows[i][next] != 0 {
+            let rest = rhs[i] - known;
+            if rest % rows[i][next] != 0 {
+                return false;
+            }
+            y[next] = rest / rows[i][next];
+            next += 1;
+        } else if known != rhs[i] {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the points below `limit` (all of them for `None`) have integer
+/// strides on `chain` (`head`: whether the last digit is unbounded, or must be 0).
+fn chain_fits(points: &[(i64, i64)], chain: &[i64], limit: Option<i64>) -> bool {
+    let below: Vec<&(i64, i64)> = points
+        .iter()
+        .filter(|p| limit.is_none_or(|m| p.0 < m))
+        .collect();
+    let rows = below.iter().map(|p| chain_digits(p.0, chain)).collect();
+    let rhs: Vec<i128> = below.iter().map(|p| p.1 as i128).collect();
+    integer_solvable(rows, &rhs)
+}
+
+/// Whether some divisor chain extending `chain` (top ≤ max) fits every point.
+fn some_chain_fits(points: &[(i64, i64)], chain: &mut Vec<i64>, max: i64) -> bool {
+    if chain_fits(points, chain, None) {
+        return true;
+    }
+    let top = *chain.last().expect("starts at 1");
+    for m in 2..=max / top {
+        chain.push(top * m);
+        if chain_fits(points, chain, Some(top * m)) && some_chain_fits(points, chain, max) {
+            return true;
+        }
+        chain.pop();
+    }
+    false
+}
+
+/// The oracle: whether some layout R has R(L(i)) = i for every i < size(L).
+fn left_inverse_exists(l: &Layout) -> bool {
+    let Some(points) = inverse_points(l) else {
+        return false;
+    };
+    let max = points.last().map_or(0, |p| p.0);
+    some_chain_fits(&points, &mut vec![1], max)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256)))]
+
+    /// left_inverse is exact: Ok iff the oracle finds a layout R, and then
+    /// R(L(i)) = i at every index; otherwise a typed precondition error.
+    #[test]
+    fn left_inverse_is_exact(leaves in prop::collection::vec((1i64..=5, -3i64..=12), 1..=3)) {
+        let (s, d): (Vec<i64>, Vec<i64>) = leaves.into_iter().unzip();
+        let l = Layout::flat(&s, &d).expect("small layouts are valid");
+        let exists = left_inverse_exists(&l);
+        match l.left_inverse() {
+            Ok(r) => {
+                prop_assert!(exists, "{} = {}, but the oracle finds no layout", l, r);
+                for i in 0..l.size() {
+                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), i, "{} at {}({})", r, l, i);
+                }
+            }
+            Err(e) => {
+                prop_assert!(!exists, "{} refused ({}), but the oracle finds a layout", l, e);
+                prop_assert!(matches!(e, Error::Precondition { .. }), "{}", e);
+            }
+        }
+    }
+}
+
+#[test]
+fn left_inverse_found_by_search() {
+    // Invariant: a layout left inverse is returned whenever one exists / Witness: (2,2):(3,2), offsets 0,2,3,5, neither mixed radix nor divisible chain, has (4,2):(1,1).
+    let l: Layout = "(2,2):(3,2)".parse().expect("valid");
+    assert!(!divisible_chain(&l));
+    let r = l.left_inverse().expect("R(x) = x mod 2 + ⌊x/2⌋ works");
+    assert_eq!(r.to_string(), "(4,2):(1,1)");
+    assert_left_inverse(&l, &r);
+}
+
+#[test]
+fn left_inverse_search_uses_a_long_chain() {
+    // Invariant: the search finds chains longer than L's rank / Witness: (4,4):(3,8) needs place values up to 16, R has 4 leaves.
+    let l: Layout = "(4,4):(3,8)".parse().expect("valid");
+    assert!(left_inverse_exists(&l));
+    let r = l.left_inverse().expect("exists");
+    assert!(r.shape_leaves().len() > 2, "{r}");
+    assert_left_inverse(&l, &r);
+}
+
+#[test]
+fn left_inverse_refuses_when_none_exists() {
+    // Invariant: injective L with no layout left inverse is refused, naming the offset every candidate fails by / Witness: (3,3):(2,3), offsets {0,2,…,8,10}; its 7 smallest offsets (up to 7 = L(7)) already admit no layout.
+    let l: Layout = "(3,3):(2,3)".parse().expect("valid");
+    assert!(injective(&values(&l)));
+    assert!(!left_inverse_exists(&l));
+    let err = l.left_inverse().expect_err("no layout left inverse");
+    assert!(matches!(err, Error::Precondition { .. }), "{err}");
+    assert!(err.to_string().contains("7 smallest offsets"), "{err}");
+    let points = inverse_points(&l).expect("injective");
+    let max = points[6].0;
+    assert_eq!(max, 7);
+    assert!(!some_chain_fits(&points[..7], &mut vec![1], max));
+    assert!(some_chain_fits(&points[..6], &mut vec![1], points[5].0));
+}
+
+#[test]
+fn left_inverse_existence_is_not_scale_invariant() {
+    // Invariant: the search decides the scaled layout on its own terms / Witness: (3,3):(2,3) has no left inverse, (3,3):(2·10007,3·10007) has one.
+    let l: Layout = "(3,3):(20014,30021)".parse().expect("valid");
+    let r = l.left_inverse().expect("exists");
+    assert_left_inverse(&l, &r);
+}
+
+#[test]
+fn left_inverse_names_colliding_indices() {
+    // Invariant: a non-injective L is refused with two indices that collide / Witness: (2,2):(1,1), L(1) = L(2) = 1, no zero stride.
+    let l: Layout = "(2,2):(1,1)".parse().expect("valid");
+    let err = l.left_inverse().expect_err("not injective");
+    assert!(matches!(err, Error::Precondition { .. }), "{err}");
+    assert!(err.to_string().contains("L(1) = L(2) = 1"), "{err}");
+}
+
+#[test]
+fn left_inverse_refuses_negative_strides() {
+    // Invariant: a negative stride puts some L(i) below 0, outside R's domain / Witness: (2,3):(-3,1), L(3) = -3.
+    let l: Layout = "(2,3):(-3,1)".parse().expect("valid");
+    assert!(injective(&values(&l)));
+    let err = l.left_inverse().expect_err("L(3) < 0");
+    assert!(matches!(err, Error::Precondition { .. }), "{err}");
+    assert!(err.to_string().contains("L(3) = -3"), "{err}");
+    // An extent-1 leaf never moves: its negative stride is harmless.
+    let ok: Layout = "(1,3):(-3,1)".parse().expect("valid");
+    assert_left_inverse(&ok, &ok.left_inverse().expect("3:1 inverts"));
+}
+
+#[test]
+fn left_inverse_search_is_bounded() {
+    // Invariant: past LEFT_INVERSE_SEARCH_BUDGET the answer is BudgetExceeded, never a guess / Witness: (4096,8192):(8193,2), 2²⁵ offsets to sort, no closed form (2 ∤ 8193).
+    let l: Layout = "(4096,8192):(8193,2)".parse().expect("valid");
+    assert!(l.size() > hlayout::algebra::LEFT_INVERSE_SEARCH_BUDGET);
+    assert!(matches!(
+        l.left_inverse(),
+        Err(Error::BudgetExceeded { .. })
+    ));
+}
+
+#[test]
+fn complement_of_negative_strides_is_that_of_absolute_values() {
+    // Invariant: complement(L, M) = complement(|L|, M), and (R, L) is injective, tiling [min L, min L + n) / Witness: (4,2):(-4,1), offsets -12..=1 in steps, gets (2,2):(16,2) covering [-12, 20).
+    let l: Layout = "(4,2):(-4,1)".parse().expect("valid");
+    let r = l.complement(32).expect("|L| = (4,2):(4,1) has one");
+    assert_eq!(r.to_string(), "(2,2):(16,2)");
+    let pair: Layout = "((2,2),(4,2)):((16,2),(-4,1))".parse().expect("valid");
+    let mut all = values(&pair);
+    assert!(injective(&all));
+    all.sort_unstable();
+    assert!(all.iter().copied().eq(-12..20));
+}
+
+#[test]
+fn divide_by_negative_tile_is_refused_by_composition() {
+    // Invariant: logical_divide stays A ∘ (complement(B), B); a tile reaching below 0 leaves A's domain and is refused / Witness: 8:1 divided by 2:-1 (B(1) = -1).
+    let a: Layout = "8:1".parse().expect("valid");
+    let b: Layout = "2:-1".parse().expect("valid");
+    assert_eq!(
+        b.complement(a.size()).expect("|B| = 2:1").to_string(),
+        "4:2"
+    );
+    assert!(matches!(
+        a.logical_divide(&b),
+        Err(Error::NoComposition { .. })
+    ));
+}
+
+#[test]
+fn product_of_flipped_block_places_shifted_copies() {
+    // Invariant: logical_product(A, B)(j, k) = complement(|A|)(B(j)) + A(k), blocks disjoint / Witness: A = 4:-1 (offsets 0,-1,-2,-3), B = 3:1: copies at 0, 4, 8.
+    let a: Layout = "4:-1".parse().expect("valid");
+    let p = a
+        .logical_product(&"3:1".parse().expect("valid"))
+        .expect("exists");
+    assert_eq!(p.to_string(), "(3,4):(4,-1)");
+    assert!(injective(&values(&p)));
+}
+
+#[test]
+fn batch_complement_accepts_negative_strides() {
+    // Invariant: the batch op answers like the library, cotarget defaulting to cosize (= cosize(|L|)) / Witness: (4,2):(-4,1) with no cotarget gets 2:2.
+    let out = hlayout::batch::respond(r#"{"op":"complement","layout":"(4,2):(-4,1)"}"#);
+    assert_eq!(out, r#"{"layout":"2:2"}"#);
 }
 
 #[test]

@@ -41,6 +41,8 @@ fn hot_paths_do_not_allocate_for_rank_eight() {
     let crd: IntTuple = "((1,2),(1,(0,2)),(3,4,1))".parse().unwrap();
     let e = l.evaluator();
     let mut buf = [0i64; 64];
+    let mixed: Layout = "(2,3,4):(1,8,2)".parse().unwrap();
+    let chain: Layout = "(2,2):(3,1)".parse().unwrap();
     let n = allocations_during(|| {
         let mut sum = 0i64;
         for i in 0..l.size() {
@@ -52,6 +54,8 @@ fn hot_paths_do_not_allocate_for_rank_eight() {
         sum += crd2idx(&crd, &shape).unwrap();
         sum += idx2crd(1234, &shape).unwrap().leaves()[0];
         sum += l.eval_crd(&crd).unwrap();
+        // left_inverse's closed forms: a mixed radix and a divisible chain.
+        sum += mixed.left_inverse().unwrap().size() + chain.left_inverse().unwrap().size();
         let parsed: Layout = "(2,(3,4)):(12,(4,1))".parse().unwrap();
         sum += parsed.size() + l.mode(2).unwrap().size();
         std::hint::black_box(sum);

@@ -1,6 +1,10 @@
 //! `complement`: the ordered layout that fills the gaps of an injective one.
 //!
-//! CuTe's complement, mirrored into row-major order. The leaves of `L` with
+//! CuTe's complement, mirrored into row-major order, extended to negative
+//! strides by `complement(L, M) := complement(|L|, M)` (every stride replaced
+//! by its absolute value: a leaf `s:d` with `d < 0` has the image
+//! `(s−1)·d + {0, |d|, …, (s−1)·|d|}`, so L's image is `|L|`'s shifted by
+//! `min L`). The leaves of `|L|` with
 //! extent > 1 and stride ≠ 0 are sorted by stride (then extent); walking them
 //! from the smallest stride with `c` = span covered so far (`c₀ = 1`), each
 //! leaf `s:d` contributes the gap leaf `⌊d/c⌋ : c` and sets `c = s·d`; a last
@@ -10,7 +14,8 @@
 //! Postconditions (proof in `docs/algebra.md`): `(R, L)` is injective; R is
 //! *ordered* (its offsets increase with the index: strides grow towards the
 //! slowest leaf); and when every stride is a multiple of the span below it,
-//! `(R, L)` covers `[0, n)` exactly for some `n ≥ cotarget`. Each gap leaf
+//! `(R, L)` covers `[m, m + n)` exactly for some `n ≥ cotarget`, where
+//! `m = min L` (0 when no stride is negative). Each gap leaf
 //! uses `⌊d/c⌋`, as pycute does, so a stride that is not such a multiple leaves
 //! holes but never overlaps. O(n log n) in the leaves, no allocation for ≤ 8.
 
@@ -23,13 +28,15 @@ use crate::layout::{Layout, Leaves};
 impl Layout {
     /// The complement of `self` up to `cotarget`: the ordered layout `R` filling
     /// the gaps of `self` so that `(R, self)` is injective, and covers an interval
-    /// of at least `cotarget` offsets when each stride is a multiple of the span
-    /// below it (definition and proof: `docs/algebra.md`). O(n log n) in the leaves.
+    /// of at least `cotarget` offsets (from `min self`) when each stride is a
+    /// multiple of the span below it. A negative stride counts by its absolute
+    /// value: the complement of L is that of `|L|`, whose image is L's shifted
+    /// (definition and proof: `docs/algebra.md`). O(n log n) in the leaves.
     ///
     /// # Errors
-    /// [`Error::Precondition`] when a stride is negative or a leaf starts inside
-    /// the span of the smaller-stride leaves (CuTe's construction needs each
-    /// leaf to start past them); [`Error::Overflow`].
+    /// [`Error::Precondition`] when a leaf starts inside the span of the
+    /// smaller-stride leaves (CuTe's construction needs each leaf to start
+    /// past them); [`Error::Overflow`].
     ///
     /// ```
     /// use hlayout::Layout;
@@ -37,6 +44,9 @@ impl Layout {
     /// assert_eq!(l.complement(1).unwrap().to_string(), "2:2");
     /// assert_eq!(l.complement(32).unwrap().to_string(), "(2,2):(16,2)");
     /// assert!("(2,2):(1,1)".parse::<Layout>().unwrap().complement(4).is_err());
+    /// // Offsets 0, -4, …, -12 plus 0, 1: the same gaps as (4,2):(4,1).
+    /// let flipped: Layout = "(4,2):(-4,1)".parse().unwrap();
+    /// assert_eq!(flipped.complement(32).unwrap().to_string(), "(2,2):(16,2)");
     /// ```
     pub fn complement(&self, cotarget: i64) -> Result<Layout> {
         complement_layout(self, cotarget, false)
@@ -56,8 +66,10 @@ pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Resul
     }
     let mut sorted = [(0i64, 0i64); INLINE];
     let mut n = 0;
-    for pair in ls.iter().zip(ld).filter_map(nontrivial) {
-        (sorted[n], n) = (pair, n + 1);
+    for (&s, &d) in ls.iter().zip(ld) {
+        if let Some(pair) = nontrivial(s, d)? {
+            (sorted[n], n) = (pair, n + 1);
+        }
     }
     insertion_sort(&mut sorted[..n]);
     let mut gaps = [(0i64, 0i64); INLINE + 1];
@@ -69,7 +81,11 @@ pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Resul
 #[cold]
 fn complement_heap(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
     let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
-    let mut sorted: Vec<(i64, i64)> = ls.iter().zip(ld).filter_map(nontrivial).collect();
+    let mut sorted = ls
+        .iter()
+        .zip(ld)
+        .filter_map(|(&s, &d)| nontrivial(s, d).transpose())
+        .collect::<Result<Vec<(i64, i64)>>>()?;
     sorted.sort_unstable();
     let mut gaps = vec![(0i64, 0i64); sorted.len() + 1];
     let count = gap_leaves(l, &sorted, cotarget, exact, &mut gaps)?;
@@ -77,9 +93,15 @@ fn complement_heap(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
 }
 
 /// A leaf that takes part in the complement (extent > 1, stride ≠ 0), as
-/// `(stride, extent)`.
-fn nontrivial((&s, &d): (&i64, &i64)) -> Option<(i64, i64)> {
-    (s > 1 && d != 0).then_some((d, s))
+/// `(|stride|, extent)`.
+fn nontrivial(s: i64, d: i64) -> Result<Option<(i64, i64)>> {
+    if s <= 1 || d == 0 {
+        return Ok(None);
+    }
+    let magnitude = d.checked_abs().ok_or(Error::Overflow {
+        what: "absolute stride",
+    })?;
+    Ok(Some((magnitude, s)))
 }
 
 /// Sorts a few pairs in place. O(n²), for n ≤ 8.
@@ -95,7 +117,7 @@ fn insertion_sort(v: &mut [(i64, i64)]) {
     }
 }
 
-/// The gap leaves of `(stride, extent)` pairs sorted by stride, fastest first
+/// The gap leaves of `(stride, extent)` pairs (strides ≥ 1) sorted by stride, fastest first
 /// and coalesced, written to `gaps` (room for `sorted.len() + 1`); their count.
 fn gap_leaves(
     l: &Layout,
@@ -111,9 +133,6 @@ fn gap_leaves(
     };
     let (mut n, mut covered) = (0usize, 1i64);
     for &(d, s) in sorted {
-        if d < 0 {
-            return Err(refuse(format!("stride {d} is negative")));
-        }
         let gap = if covered == 1 { d } else { d / covered };
         if gap == 0 || (exact && gap * covered != d) {
             return Err(refuse(format!(

@@ -12,15 +12,19 @@
 //!   `R(L(i)) = i` for every `i < size(L)`. Otherwise, when L's sorted strides
 //!   form a *divisible chain* (each a multiple of the previous stride and at
 //!   least the previous leaf's span `dₖ·sₖ`), R reads L's coordinates as the
-//!   digits of `x / d₁` in the mixed radix `(d₂/d₁, …, dₙ/dₙ₋₁, ∞)`.
+//!   digits of `x / d₁` in the mixed radix `(d₂/d₁, …, dₙ/dₙ₋₁, ∞)`. Every
+//!   other injective layout with strides ≥ 0 goes to the exact search of
+//!   `inverse_search.rs`, so R is returned if and only if one exists.
 //! - `nullspace(L)`: the injective layout over L's zero-stride leaves, so that
 //!   `L(N(i)) = 0` for every `i`.
 //!
-//! Each is O(n log n) in the leaves and allocates nothing for ≤ 8 leaves.
+//! The closed forms are O(n log n) in the leaves and allocate nothing for ≤ 8
+//! leaves; the search is bounded by its budget.
 
 use smallvec::SmallVec;
 
 use crate::algebra::complement::{complement_layout, flat_layout, push_coalesced};
+use crate::algebra::inverse_search::{search_left_inverse, Found};
 use crate::error::{Error, Result};
 use crate::int_tuple::Profile;
 use crate::layout::{Layout, Leaves};
@@ -41,22 +45,36 @@ impl Layout {
         flat_layout(shape, stride)
     }
 
-    /// The left inverse: `R(L(i)) = i` for every `i < size(L)`.
+    /// The left inverse: a layout R with `R(L(i)) = i` for every `i < size(L)`,
+    /// returned if and only if one exists.
     ///
-    /// When L's leaves tile a mixed radix this is CuTe's
-    /// `right_inverse((complement(L, 1), L))`. Otherwise, when L's strides,
-    /// sorted, form a divisible chain (`dₖ | dₖ₊₁` and `dₖ₊₁ ≥ dₖ·sₖ`, gaps
-    /// allowed), R is built digit by digit: a leaf `dₖ₊₁/dₖ : ιₖ` per leaf of L
-    /// (`ιₖ` its row-major index stride; digit values ≥ `sₖ` are never read on
-    /// L's image), a fastest `d₁ : 0` and a head `sₙ : ιₙ` (proof in
-    /// `docs/algebra.md`). O(n log n) in the leaves.
+    /// Three stages, each exact, the first that applies answers:
+    /// 1. *Mixed radix* (each sorted stride a multiple of the span below it):
+    ///    CuTe's `right_inverse((complement(L, 1), L))`. O(n log n).
+    /// 2. *Divisible chain* (`dₖ | dₖ₊₁` and `dₖ₊₁ ≥ dₖ·sₖ`, gaps allowed): R
+    ///    reads L's coordinates as the digits of `x / d₁`: a fastest `d₁ : 0`, a
+    ///    leaf `dₖ₊₁/dₖ : ιₖ` per leaf of L (`ιₖ` its row-major index
+    ///    stride) and a head `sₙ : ιₙ`. O(n log n), no allocation for ≤ 8 leaves.
+    /// 3. *Search*, for every other layout with strides ≥ 0: a depth-first
+    ///    search over R's divisor chains of prime steps below `M = max L(i)`,
+    ///    with R's strides solved over the integers point by point (a chain
+    ///    prefix dies as soon as the points below its top admit no strides).
+    ///    It materialises and sorts the `size(L)` offsets, then visits at most
+    ///    the prime chains below `M`, `O(n²)` per point with `n ≤ 63` unknowns:
+    ///    exponential in the worst case, hence bounded by
+    ///    [`LEFT_INVERSE_SEARCH_BUDGET`](crate::algebra::LEFT_INVERSE_SEARCH_BUDGET).
+    ///
+    /// Proofs (why each answer is right and each refusal is final):
+    /// `docs/algebra.md`, section 7.
     ///
     /// # Errors
-    /// [`Error::Precondition`] when L is not injective (a zero stride on a leaf
-    /// of extent > 1, or overlapping leaves), has a negative stride, or its
-    /// sorted strides do not form a divisible chain (a layout left inverse may
-    /// still exist then, but this operation does not build it);
-    /// [`Error::Overflow`] when R's size `dₙ·sₙ` leaves `i64`.
+    /// [`Error::Precondition`], exactly when no layout left inverse exists: a
+    /// leaf of extent > 1 with stride 0, or two indices with the same offset
+    /// (not injective); a negative stride (some `L(i) < 0` lies outside R's
+    /// domain ℕ); or no divisor chain with integer strides fits (the rule
+    /// names the offset by which every candidate fails).
+    /// [`Error::BudgetExceeded`] when the search would pass its budget
+    /// (undecided, not refused); [`Error::Overflow`] when R leaves `i64`.
     ///
     /// ```
     /// use hlayout::Layout;
@@ -66,31 +84,46 @@ impl Layout {
     /// // Offsets 0, 1, 3, 4: no mixed radix, but a divisible chain.
     /// let g: Layout = "(2,2):(3,1)".parse().unwrap();
     /// assert_eq!(g.left_inverse().unwrap().to_string(), "(2,3):(2,1)");
+    /// // Offsets 0, 2, 3, 5: neither, found by the search.
+    /// let h: Layout = "(2,2):(3,2)".parse().unwrap();
+    /// let r = h.left_inverse().unwrap();
+    /// assert_eq!(r.to_string(), "(4,2):(1,1)"); // x mod 2 + ⌊x/2⌋
+    /// assert_eq!([0, 2, 3, 5].map(|x| r.eval(x).unwrap()), [0, 1, 2, 3]);
+    /// // Refused: not injective; a negative stride; and no layout fits at all.
     /// assert!("(2,2):(0,1)".parse::<Layout>().unwrap().left_inverse().is_err());
-    /// assert!("(2,2):(3,2)".parse::<Layout>().unwrap().left_inverse().is_err());
+    /// assert!("(2,2):(-1,2)".parse::<Layout>().unwrap().left_inverse().is_err());
+    /// assert!("(3,3):(2,3)".parse::<Layout>().unwrap().left_inverse().is_err());
     /// ```
     pub fn left_inverse(&self) -> Result<Layout> {
         let (s, d) = (self.shape_leaves(), self.stride_leaves());
-        if let Some(k) = (0..s.len()).find(|&k| s[k] > 1 && d[k] == 0) {
-            return Err(Error::Precondition {
-                op: "left_inverse",
-                layout: self.to_string(),
-                rule: format!("not injective: leaf {k} has extent {} and stride 0", s[k]),
-            });
-        }
-        let c = match complement_layout(self, 1, true) {
-            Ok(c) => c,
-            Err(Error::Precondition { rule, .. }) => {
-                return chain_left_inverse(s, d)?.ok_or_else(|| Error::Precondition {
-                    op: "left_inverse",
-                    layout: self.to_string(),
-                    rule: format!(
-                        "not injective, or its sorted strides are not a divisible chain: {rule}"
-                    ),
-                });
-            }
-            Err(other) => return Err(other),
+        let refuse = |rule: String| Error::Precondition {
+            op: "left_inverse",
+            layout: self.to_string(),
+            rule,
         };
+        if let Some(k) = (0..s.len()).find(|&k| s[k] > 1 && d[k] == 0) {
+            return Err(refuse(format!(
+                "not injective: leaf {k} has extent {} and stride 0",
+                s[k]
+            )));
+        }
+        if let Some(k) = (0..s.len()).find(|&k| s[k] > 1 && d[k] < 0) {
+            return Err(refuse(format!(
+                "leaf {k} has negative stride {}: L({}) = {0} < 0 lies outside R's domain",
+                d[k],
+                index_strides(s)[k]
+            )));
+        }
+        if !tiles_mixed_radix(s, d) {
+            if let Some(r) = chain_left_inverse(s, d)? {
+                return Ok(r);
+            }
+            return match search_left_inverse(self)? {
+                Found::Inverse(r) => Ok(r),
+                Found::Refuted(rule) => Err(refuse(rule)),
+            };
+        }
+        let c = complement_layout(self, 1, true)?;
         let mut shape = Leaves::from_slice(c.shape_leaves());
         let mut stride = Leaves::from_slice(c.stride_leaves());
         shape.extend_from_slice(s);
@@ -131,6 +164,29 @@ fn index_strides(shape: &[i64]) -> Leaves {
         out[k] = out[k + 1] * shape[k + 1]; // ≤ size
     }
     out
+}
+
+/// Whether the nontrivial leaves (strides ≥ 1), sorted by stride, tile a mixed
+/// radix: each stride a multiple of the span `s·d` covered below it (the
+/// condition of the exact complement, checked without building its error).
+/// O(n log n), no allocation for ≤ 8 leaves.
+fn tiles_mixed_radix(s: &[i64], d: &[i64]) -> bool {
+    let mut sorted: SmallVec<[(i64, i64); 8]> = (0..s.len())
+        .filter(|&k| s[k] > 1)
+        .map(|k| (d[k], s[k]))
+        .collect();
+    sorted.sort_unstable();
+    let mut covered = 1i64;
+    for (dk, sk) in sorted {
+        if dk < covered || dk % covered != 0 {
+            return false;
+        }
+        let Some(next) = sk.checked_mul(dk) else {
+            return false;
+        };
+        covered = next;
+    }
+    true
 }
 
 /// The left inverse of flat leaves whose nontrivial leaves, sorted by stride

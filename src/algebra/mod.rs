@@ -28,12 +28,14 @@ mod compose;
 mod divide;
 mod filter;
 mod inverse;
+mod inverse_search;
 mod ordered;
 mod product;
 
 pub(crate) use coalesce::coalesce_leaves;
 
 pub use compose::{ComposePath, COMPOSE_FALLBACK_BUDGET};
+pub use inverse_search::LEFT_INVERSE_SEARCH_BUDGET;
 
 use crate::layout::Layout;
 
