@@ -8,7 +8,7 @@
 
 mod common;
 
-use hlayout::{View, ViewStack};
+use hlayout::{FlatView, View, ViewStack};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -148,6 +148,44 @@ proptest! {
             prop_assert_eq!(&streamed, &want, "{}", v);
             check_fill(v, &want, want.len(), invalid)?;
             check_fill(v, &want, r.below(want.len() as u32 + 4) as usize, invalid)?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(128)))]
+
+    /// Masked flat views with strides and offsets near the ends of `i64` (the
+    /// span still fits) fill exactly what `eval` gives: every intermediate
+    /// value of the blocked and run-wise fills stays in range.
+    #[test]
+    fn extreme_masked_fills_match_eval(
+        shape in prop::collection::vec(1i64..=40, 2..=3),
+        picks in prop::collection::vec((any::<bool>(), 0i64..=40, 0i64..=40, 0u32..3), 3),
+        offset_sign in prop::sample::select(vec![-1i64, 1]),
+    ) {
+        let rank = shape.len();
+        let room = i64::MAX / 2 / (40 * rank as i64);
+        let strides: Vec<i64> = picks[..rank]
+            .iter()
+            .map(|&(neg, _, _, scale)| {
+                let s = room >> (20 * scale);
+                if neg { -s } else { s }
+            })
+            .collect();
+        let mask: Vec<(i64, i64)> = picks[..rank]
+            .iter()
+            .zip(&shape)
+            .map(|(&(_, a, b, _), &e)| {
+                let (a, b) = (a.min(e), b.min(e));
+                (a.min(b), a.max(b).max(a.min(b) + 1).min(e))
+            })
+            .collect();
+        let flat = FlatView::new(shape, strides, offset_sign * (i64::MAX / 2), Some(mask)).unwrap();
+        let v = View::from_flat(&flat).unwrap();
+        for invalid in [i64::MIN, i64::MAX] {
+            let want = reference(&v, invalid);
+            check_fill(&v, &want, want.len(), invalid)?;
         }
     }
 }

@@ -4,8 +4,12 @@
 //! running sums: stepping a leaf adds its stride and coefficients, a carry
 //! subtracts them times the extent. No division or remainder per element;
 //! amortised O(1 + constraints) per element. A view without constraints uses the
-//! layout stream ([`crate::Offsets`]), whose innermost run is a plain loop. A
-//! view with a windowed dimension is evaluated element by element.
+//! layout stream ([`crate::Offsets`]), whose innermost run is a plain loop.
+//! [`View::fill_offsets`] writes a constrained view block by block: the first
+//! block, tabulated by doubling into the output, is the template of the others,
+//! and validity is applied per block (fixed holes patched, whole blocks inside
+//! or outside a constraint decided at once); long innermost runs are written
+//! run by run. A view with a windowed dimension is evaluated element by element.
 
 use smallvec::SmallVec;
 
@@ -60,7 +64,10 @@ impl View {
     }
 
     /// Writes every element's offset (or `invalid`) into `out`, which must hold
-    /// [`View::size`] entries; returns how many were written.
+    /// [`View::size`] entries; returns how many were written (fewer when `out`
+    /// is shorter: its length). O(n) for `n` written, with no heap for ≤ 8
+    /// leaves and ≤ 2 constraints; a view with a windowed dimension costs
+    /// O(n·rank) and allocates per element.
     ///
     /// ```
     /// let s = hlayout::ViewStack::new(&[2, 3]).unwrap().permute(&[1, 0]).unwrap();
@@ -233,6 +240,7 @@ impl OuterOdometer {
     /// Moves to the next block; amortised O(constraints). Each digit wraps
     /// (moving back `(e-1)·stride`) before carrying, so every intermediate
     /// shift and value is a partial sum of the view's, which fits `i64`.
+    #[inline]
     fn step(&mut self, it: &ViewOffsets) {
         for k in (0..self.k0).rev() {
             if self.digit[k] + 1 < it.extents[k] {
