@@ -305,7 +305,7 @@ impl<'a> BlockChecks<'a> {
             .filter(|&c| it.coeffs[..k0].iter().any(|a| a[c] != 0))
             .collect();
         let reach = (0..cons).map(|c| block_reach(it, k0, c)).collect();
-        let fixed = fixed_holes(it, &varying, &mut rel[..], size);
+        let fixed = fixed_holes(it, (k0, size), &varying, &mut rel[..]);
         let rel: &'a [[i64; BLOCK]; BLOCK_CONSTRAINTS] = rel;
         BlockChecks {
             bounds: &it.bounds,
@@ -357,9 +357,9 @@ impl<'a> BlockChecks<'a> {
             if lo <= v + min && v + max < hi {
                 continue; // this block cannot break it
             }
+            let test = RangeTest::new((lo, hi), v, (min, max));
             for (o, &r) in out.iter_mut().zip(&self.rel[c][..n]) {
-                let keep = -i64::from((lo <= v + r) & (v + r < hi));
-                *o = select(keep, *o, invalid);
+                *o = select(test.mask(r), *o, invalid);
             }
         }
         match &self.fixed {
@@ -405,44 +405,76 @@ fn block_reach(it: &ViewOffsets, k0: usize, c: usize) -> (i64, i64) {
 /// its value at the stream's start. O(size·constraints).
 fn fixed_holes(
     it: &ViewOffsets,
+    (k0, size): (usize, usize),
     varying: &[usize],
     rel: &mut [[i64; BLOCK]],
-    size: usize,
 ) -> FixedHoles {
     let mut fixed = (0..it.bounds.len()).filter(|c| !varying.contains(c));
     let Some(first) = fixed.next() else {
         return FixedHoles::None;
     };
     for c in std::iter::once(first).chain(fixed) {
-        let ((lo, hi), v) = (it.bounds[c], it.values[c]);
-        let (head, tail) = rel.split_at_mut(c);
-        let (mask, values) = if c == first {
-            (&mut tail[0][..size], None)
+        let test = RangeTest::new(it.bounds[c], it.values[c], block_reach(it, k0, c));
+        if c == first {
+            // The first fixed row becomes the mask.
+            rel[c][..size].iter_mut().for_each(|r| *r = test.mask(*r));
         } else {
-            (&mut head[first][..size], Some(&tail[0][..size]))
-        };
-        match values {
-            // The first fixed row becomes its own mask.
-            None => mask
-                .iter_mut()
-                .for_each(|r| *r = -i64::from((lo <= v + *r) & (v + *r < hi))),
-            Some(values) => mask
-                .iter_mut()
-                .zip(values)
-                .for_each(|(m, &r)| *m &= -i64::from((lo <= v + r) & (v + r < hi))),
+            let (head, tail) = rel.split_at_mut(c);
+            for (m, &r) in head[first][..size].iter_mut().zip(&tail[0][..size]) {
+                *m &= test.mask(r);
+            }
         }
     }
     let mask = &rel[first][..size];
-    match mask.iter().map(|&m| usize::from(m == 0)).sum::<usize>() {
-        0 => FixedHoles::None,
-        n if n <= MAX_HOLES => FixedHoles::Few(
-            (0u16..)
-                .zip(mask)
-                .filter(|&(_, &m)| m == 0)
-                .map(|(j, _)| j)
-                .collect(),
-        ),
-        _ => FixedHoles::Mask(first),
+    let mut holes = SmallVec::new();
+    for (j, _) in (0u16..).zip(mask).filter(|&(_, &m)| m == 0) {
+        if holes.len() == MAX_HOLES {
+            return FixedHoles::Mask(first);
+        }
+        holes.push(j);
+    }
+    match holes.is_empty() {
+        true => FixedHoles::None,
+        false => FixedHoles::Few(holes),
+    }
+}
+
+/// The test `lo <= v + r < hi` of a constraint with value `v` at a block's
+/// start, over the block's relative values `r`.
+#[derive(Clone, Copy)]
+enum RangeTest {
+    /// `a <= r <= b`, read off the sign of `(r - a) | (b - r)`: one subtraction
+    /// per bound, no comparison (64-bit comparisons are slow in SIMD).
+    Shifted { a: i64, b: i64 },
+    /// The two comparisons, when a shifted form could overflow.
+    Direct { lo: i64, hi: i64, v: i64 },
+}
+
+impl RangeTest {
+    /// The test for bounds `[lo, hi)` (`lo < hi`, as canonical constraints
+    /// have) and value `v`, relative values within `reach`. The shifted form
+    /// is used only when `r - a` and `b - r` fit `i64` at both ends of `reach`,
+    /// hence everywhere in it (they are monotone in `r`). O(1).
+    fn new((lo, hi): (i64, i64), v: i64, (min, max): (i64, i64)) -> RangeTest {
+        let shifted = || {
+            let (a, b) = (lo.checked_sub(v)?, hi.checked_sub(1)?.checked_sub(v)?);
+            min.checked_sub(a)?;
+            max.checked_sub(a)?;
+            b.checked_sub(min)?;
+            b.checked_sub(max)?;
+            Some(RangeTest::Shifted { a, b })
+        };
+        shifted().unwrap_or(RangeTest::Direct { lo, hi, v })
+    }
+
+    /// -1 where the test holds at relative value `r` (within the reach given
+    /// to [`RangeTest::new`]), 0 elsewhere. O(1).
+    #[inline]
+    fn mask(self, r: i64) -> i64 {
+        match self {
+            RangeTest::Shifted { a, b } => !((r - a) | (b - r)) >> 63,
+            RangeTest::Direct { lo, hi, v } => -i64::from((lo <= v + r) & (v + r < hi)),
+        }
     }
 }
 
@@ -558,3 +590,57 @@ impl Iterator for ViewOffsets {
 }
 
 impl ExactSizeIterator for ViewOffsets {}
+
+#[cfg(test)]
+mod tests {
+    use super::RangeTest;
+
+    /// Both forms of the range test agree with the two comparisons at and near
+    /// the ends of `i64`, where the shifted form must give way to the direct one.
+    #[test]
+    fn range_test_matches_comparisons_at_extremes() {
+        let edges = [
+            i64::MIN,
+            i64::MIN + 1,
+            -7,
+            -1,
+            0,
+            1,
+            7,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        let mut shifted = 0;
+        for code in 0..edges.len().pow(5) {
+            let pick = |k: u32| edges[code / edges.len().pow(k) % edges.len()];
+            let (lo, hi, v, min, max) = (pick(0), pick(1), pick(2), pick(3), pick(4));
+            let fits = v.checked_add(min).is_some() && v.checked_add(max).is_some();
+            if lo >= hi || min > max || !fits {
+                continue;
+            }
+            let test = RangeTest::new((lo, hi), v, (min, max));
+            shifted += usize::from(matches!(test, RangeTest::Shifted { .. }));
+            let probes = [
+                min,
+                max,
+                min / 2 + max / 2,
+                lo.saturating_sub(v),
+                hi.saturating_sub(v),
+            ];
+            for r in probes
+                .into_iter()
+                .flat_map(|r| [r.saturating_sub(1), r, r.saturating_add(1)])
+            {
+                if (min..=max).contains(&r) {
+                    let want = -i64::from(lo <= v + r && v + r < hi);
+                    assert_eq!(
+                        test.mask(r),
+                        want,
+                        "lo {lo} hi {hi} v {v} r {r} reach {min}..={max}"
+                    );
+                }
+            }
+        }
+        assert!(shifted > 100, "the shifted form ran only {shifted} times");
+    }
+}
