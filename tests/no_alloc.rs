@@ -2,18 +2,22 @@
 //! The hot paths allocate nothing for rank <= 8: a counting allocator proves it.
 
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 
 use hlayout::coord::{crd2idx, idx2crd};
-use hlayout::{IntTuple, Layout};
+use hlayout::{IntTuple, Layout, ViewStack};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// Allocations made by this thread: the test harness's other threads (and
+    /// the other tests, which run in parallel) allocate meanwhile.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
         unsafe { System.alloc(layout) }
     }
 
@@ -26,9 +30,9 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn allocations_during(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = ALLOCATIONS.with(Cell::get);
     f();
-    ALLOCATIONS.load(Ordering::SeqCst) - before
+    ALLOCATIONS.with(Cell::get) - before
 }
 
 #[test]
@@ -59,6 +63,50 @@ fn hot_paths_do_not_allocate_for_rank_eight() {
         let parsed: Layout = "(2,(3,4)):(12,(4,1))".parse().unwrap();
         sum += parsed.size() + l.mode(2).unwrap().size();
         std::hint::black_box(sum);
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn constrained_view_streams_do_not_allocate() {
+    // Invariant: filling a view's offsets allocates nothing beyond the caller's
+    // buffer for <= 8 leaves and <= 2 constraints. Witness: the padded 3×3 conv
+    // window on 64×64 (blocked fill: template, boundary blocks, fixed holes),
+    // a mostly-padding window (mask pass), and a long-run padded view (run-wise fill).
+    let conv = ViewStack::new(&[64, 64])
+        .and_then(|t| t.pad(&[(1, 1), (1, 1)]))
+        .and_then(|t| t.reshape(&[1, 66, 1, 66]))
+        .and_then(|t| t.expand(&[4, 66, 4, 66]))
+        .and_then(|t| t.reshape(&[264, 264]))
+        .and_then(|t| t.shrink(&[(0, 201), (0, 201)]))
+        .and_then(|t| t.reshape(&[3, 67, 3, 67]))
+        .and_then(|t| t.shrink(&[(0, 3), (0, 64), (0, 3), (0, 64)]))
+        .and_then(|t| t.permute(&[1, 3, 0, 2]))
+        .unwrap();
+    let wide = ViewStack::new(&[30, 4])
+        .and_then(|t| t.pad(&[(1, 1), (6, 6)]))
+        .and_then(|t| t.reshape(&[1, 32, 1, 16]))
+        .and_then(|t| t.expand(&[4, 32, 4, 16]))
+        .and_then(|t| t.reshape(&[128, 64]))
+        .and_then(|t| t.shrink(&[(0, 99), (0, 51)]))
+        .and_then(|t| t.reshape(&[3, 33, 3, 17]))
+        .and_then(|t| t.shrink(&[(0, 3), (0, 30), (0, 3), (0, 14)]))
+        .and_then(|t| t.permute(&[1, 3, 0, 2]))
+        .unwrap();
+    let long = ViewStack::new(&[8, 2000])
+        .and_then(|t| t.pad(&[(1, 1), (3, 3)]))
+        .unwrap();
+    let mut buf = vec![0i64; 64 * 64 * 9];
+    for t in [&conv, &wide, &long] {
+        assert_eq!(t.views().len(), 1, "{t}");
+    }
+    let n = allocations_during(|| {
+        for t in [&conv, &wide, &long] {
+            let v = &t.views()[0];
+            let size = usize::try_from(v.size()).unwrap();
+            std::hint::black_box(v.fill_offsets(&mut buf[..size], -1));
+            std::hint::black_box(v.fill_offsets(&mut buf[..size / 2 + 7], -1));
+        }
     });
     assert_eq!(n, 0);
 }

@@ -4,8 +4,12 @@
 //! running sums: stepping a leaf adds its stride and coefficients, a carry
 //! subtracts them times the extent. No division or remainder per element;
 //! amortised O(1 + constraints) per element. A view without constraints uses the
-//! layout stream ([`crate::Offsets`]), whose innermost run is a plain loop. A
-//! view with a windowed dimension is evaluated element by element.
+//! layout stream ([`crate::Offsets`]), whose innermost run is a plain loop.
+//! [`View::fill_offsets`] writes a constrained view block by block: the first
+//! block, tabulated by doubling into the output, is the template of the others,
+//! and validity is applied per block (fixed holes patched, whole blocks inside
+//! or outside a constraint decided at once); long innermost runs are written
+//! run by run. A view with a windowed dimension is evaluated element by element.
 
 use smallvec::SmallVec;
 
@@ -60,7 +64,10 @@ impl View {
     }
 
     /// Writes every element's offset (or `invalid`) into `out`, which must hold
-    /// [`View::size`] entries; returns how many were written.
+    /// [`View::size`] entries; returns how many were written (fewer when `out`
+    /// is shorter: its length). O(n) for `n` written, with no heap for ≤ 8
+    /// leaves and ≤ 2 constraints; a view with a windowed dimension costs
+    /// O(n·rank) and allocates per element.
     ///
     /// ```
     /// let s = hlayout::ViewStack::new(&[2, 3]).unwrap().permute(&[1, 0]).unwrap();
@@ -86,53 +93,40 @@ impl View {
         }
     }
 
-    /// Blocked fill for short innermost runs: the trailing leaves whose product
-    /// is at most [`BLOCK`] form a block whose relative offsets and constraint
-    /// values are tabulated once (on the stack, [`Block`]); each block is then
-    /// written from the outer position's base with no division and no carry
-    /// inside it. `None` when the innermost leaf alone exceeds the block (runs
-    /// are long: use the run-wise fill) or there are more than
-    /// [`BLOCK_CONSTRAINTS`] constraints.
+    /// Blocked fill for short innermost runs. The trailing leaves whose product
+    /// is at most [`BLOCK`] form a block. The first block's offsets are
+    /// tabulated by doubling straight into `out` (no table of its own); every
+    /// other block is that template plus its outer leaves' shift, one
+    /// vectorisable add-copy. Validity is then applied per block by
+    /// [`BlockChecks`]. `None` (use the run-wise fill) when the innermost leaf
+    /// alone exceeds the block, there are more than [`BLOCK_CONSTRAINTS`]
+    /// constraints or more than [`MAX_OUTER`] outer leaves, or `out` holds less
+    /// than one block.
+    ///
+    /// O(n + BLOCK·constraints) time for `n` elements, O(BLOCK·constraints)
+    /// stack, no heap.
     fn fill_blocked(&self, out: &mut [i64], invalid: i64) -> Option<usize> {
         let it = self.offsets();
-        let leaves = it.extents.len();
-        let mut k0 = leaves;
-        let mut size = 1usize;
-        while k0 > 0 && size * usize::try_from(it.extents[k0 - 1]).ok()? <= BLOCK {
-            k0 -= 1;
-            size *= usize::try_from(it.extents[k0]).ok()?;
-        }
-        if k0 == leaves || k0 > 64 || it.bounds.len() > BLOCK_CONSTRAINTS {
+        let (k0, size) = block_split(&it.extents)?;
+        let want = out.len().min(usize::try_from(it.remaining).ok()?);
+        if k0 > MAX_OUTER || it.bounds.len() > BLOCK_CONSTRAINTS || want < size {
             return None;
         }
-        let block = Block::new(&it, k0, size);
-        let want = out.len().min(usize::try_from(it.remaining).ok()?);
-        let mut outer = [0i64; 64];
-        let (mut base, mut vals) = (it.offset, it.values.clone());
-        let (mut written, mut scratch) = (0, [0i64; BLOCK]);
-        while written < want {
-            let n = size.min(want - written);
-            let chunk = &mut out[written..written + n];
-            block.write(chunk, &mut scratch, (base, &vals), &it.bounds, invalid);
-            written += n;
-            // Step the outer odometer, moving base and constraint values with it.
-            for k in (0..k0).rev() {
-                if outer[k] + 1 < it.extents[k] {
-                    outer[k] += 1;
-                    base += it.strides[k];
-                    vals.iter_mut()
-                        .zip(&it.coeffs[k])
-                        .for_each(|(v, a)| *v += a);
-                    break;
-                }
-                let back = it.extents[k] - 1;
-                outer[k] = 0;
-                base -= it.strides[k] * back;
-                vals.iter_mut()
-                    .zip(&it.coeffs[k])
-                    .for_each(|(v, a)| *v -= a * back);
-            }
+        let (template, rest) = out[..want].split_at_mut(size);
+        tabulate(
+            template,
+            &it.extents[k0..],
+            |k| it.strides[k0 + k],
+            it.offset,
+        );
+        let mut rel = [[0i64; BLOCK]; BLOCK_CONSTRAINTS];
+        let checks = BlockChecks::new(&it, k0, size, &mut rel);
+        let mut outer = OuterOdometer::new(&it, k0);
+        for chunk in rest.chunks_mut(size) {
+            outer.step(&it);
+            checks.write(chunk, template, (outer.shift, &outer.values), invalid);
         }
+        checks.apply(template, &it.values, invalid);
         Some(want)
     }
 
@@ -180,129 +174,307 @@ impl View {
     }
 }
 
-/// The trailing leaves `k0..` of a stream, tabulated: each element's offset and
-/// constraint values relative to the block's start, and the validity pattern
-/// of the constraints blind to the outer leaves (the same for every block).
-struct Block {
-    size: usize,
-    rel: [i64; BLOCK],
-    rel_c: [[i64; BLOCK]; BLOCK_CONSTRAINTS],
-    /// Validity as lane masks (-1 valid, 0 not), so every pass vectorises.
-    fixed: [i64; BLOCK],
-    /// The invalid positions of `fixed`, when few (else `None`).
-    holes: Option<SmallVec<[u16; 32]>>,
-    /// Which constraints depend on the outer leaves, and each one's range over the block.
-    varies: SmallVec<[bool; 4]>,
-    reach: SmallVec<[(i64, i64); 4]>,
+/// The first leaf of the trailing block and the block's size: the longest
+/// run of trailing leaves whose product is at most [`BLOCK`]. `None` when the
+/// innermost leaf alone exceeds it (or there are no leaves). O(leaves).
+fn block_split(extents: &[i64]) -> Option<(usize, usize)> {
+    let mut k0 = extents.len();
+    let mut size = 1usize;
+    while k0 > 0 {
+        let next = size.checked_mul(usize::try_from(extents[k0 - 1]).ok()?)?;
+        if next > BLOCK {
+            break;
+        }
+        (k0, size) = (k0 - 1, next);
+    }
+    (k0 < extents.len()).then_some((k0, size))
 }
 
-impl Block {
-    /// Tabulates leaves `k0..` of `it` (`size` elements, at most [`BLOCK`]).
-    fn new(it: &ViewOffsets, k0: usize, size: usize) -> Block {
-        let (leaves, cons) = (it.extents.len(), it.bounds.len());
-        let (mut rel, mut rel_c) = ([0i64; BLOCK], [[0i64; BLOCK]; BLOCK_CONSTRAINTS]);
-        // By doubling, fastest leaf first: each slower leaf repeats the prefix
-        // tabulated so far, shifted by its stride (and coefficients).
-        let mut filled = 1usize;
-        for k in (k0..leaves).rev() {
-            let extent = usize::try_from(it.extents[k]).unwrap_or(0);
-            for copy in 1..extent {
-                let at = copy * filled;
-                let step = copy as i64;
-                rel.copy_within(0..filled, at);
-                rel[at..at + filled]
-                    .iter_mut()
-                    .for_each(|r| *r += step * it.strides[k]);
-                for (c, row) in rel_c.iter_mut().enumerate().take(cons) {
-                    row.copy_within(0..filled, at);
-                    let a = step * it.coeffs[k][c];
-                    row[at..at + filled].iter_mut().for_each(|r| *r += a);
-                }
+/// Fills `table` with `start + Σ_k x_k·weight(k)` over the row-major positions
+/// `x` of leaves with these `extents` (`table` holds their product), by
+/// doubling: fastest leaf first, each leaf repeats the prefix built so far
+/// shifted by its weight, copying 1, 2, 4, … prefix-sized runs at a time.
+///
+/// Every value written is a partial sum of the terms of a full sum that fits
+/// `i64` (the callers' views guarantee it), so nothing overflows.
+/// O(len + Σ log extents) element operations, all in vectorisable add-copies.
+fn tabulate(table: &mut [i64], extents: &[i64], weight: impl Fn(usize) -> i64, start: i64) {
+    table[0] = start;
+    let mut filled = 1usize;
+    for (k, &e) in extents.iter().enumerate().rev() {
+        let (e, w) = (usize::try_from(e).unwrap_or(1), weight(k));
+        let mut copies = 1usize;
+        while copies < e {
+            let n = copies.min(e - copies) * filled;
+            let (done, next) = table.split_at_mut(copies * filled);
+            let shift = copies as i64 * w;
+            for (t, &s) in next[..n].iter_mut().zip(&done[..n]) {
+                *t = s + shift;
             }
-            filled *= extent;
+            copies += copies.min(e - copies);
         }
-        debug_assert_eq!(filled, size);
-        let varies: SmallVec<[bool; 4]> = (0..cons)
-            .map(|c| it.coeffs[..k0].iter().any(|a| a[c] != 0))
-            .collect();
-        let mut fixed = [-1i64; BLOCK];
-        for c in (0..cons).filter(|&c| !varies[c]) {
-            let (v, (lo, hi)) = (it.values[c], it.bounds[c]);
-            for (m, &r) in fixed[..size].iter_mut().zip(&rel_c[c][..size]) {
-                *m &= -i64::from((lo <= v + r) & (v + r < hi));
-            }
-        }
-        let holes = (fixed[..size].iter().filter(|&&m| m == 0).count() <= 32).then(|| {
-            (0..size)
-                .filter(|&j| fixed[j] == 0)
-                .map(|j| j as u16)
-                .collect()
-        });
-        let reach = (0..cons)
-            .map(|c| {
-                let row = &rel_c[c][..size];
-                (
-                    row.iter().copied().min().unwrap_or(0),
-                    row.iter().copied().max().unwrap_or(0),
-                )
-            })
-            .collect();
-        Block {
-            size,
-            rel,
-            rel_c,
-            fixed,
-            holes,
-            varies,
-            reach,
+        filled *= e;
+    }
+}
+
+/// The outer leaves `..k0` of a blocked fill: an odometer carrying the block's
+/// offset shift (relative to the first block) and constraint values.
+struct OuterOdometer {
+    digit: [i64; MAX_OUTER],
+    shift: i64,
+    values: SmallVec<[i64; 2]>,
+    k0: usize,
+}
+
+impl OuterOdometer {
+    /// At the first block. O(constraints).
+    fn new(it: &ViewOffsets, k0: usize) -> OuterOdometer {
+        OuterOdometer {
+            digit: [0; MAX_OUTER],
+            shift: 0,
+            values: it.values.clone(),
+            k0,
         }
     }
 
-    /// Writes one block (or its first `out.len()` elements) at offset `base`
-    /// with constraint values `vals`; `ok` is scratch space for validity masks.
-    fn write(
-        &self,
-        out: &mut [i64],
-        ok: &mut [i64; BLOCK],
-        (base, vals): (i64, &[i64]),
-        bounds: &[(i64, i64)],
-        invalid: i64,
-    ) {
+    /// Moves to the next block; amortised O(constraints). Each digit wraps
+    /// (moving back `(e-1)·stride`) before carrying, so every intermediate
+    /// shift and value is a partial sum of the view's, which fits `i64`.
+    #[inline]
+    fn step(&mut self, it: &ViewOffsets) {
+        for k in (0..self.k0).rev() {
+            if self.digit[k] + 1 < it.extents[k] {
+                self.digit[k] += 1;
+                self.shift += it.strides[k];
+                for (v, a) in self.values.iter_mut().zip(&it.coeffs[k]) {
+                    *v += a;
+                }
+                return;
+            }
+            let back = it.extents[k] - 1;
+            self.digit[k] = 0;
+            self.shift -= it.strides[k] * back;
+            for (v, a) in self.values.iter_mut().zip(&it.coeffs[k]) {
+                *v -= a * back;
+            }
+        }
+    }
+}
+
+/// Where the constraints blind to the outer leaves fail inside every block.
+enum FixedHoles {
+    /// Nowhere.
+    None,
+    /// At these few positions.
+    Few(SmallVec<[u16; MAX_HOLES]>),
+    /// Wherever this row of the tables is 0 (a lane mask: -1 valid, 0 not).
+    Mask(usize),
+}
+
+/// The validity of a blocked fill's blocks. A constraint blind to the outer
+/// leaves ("fixed") fails at the same positions in every block; the others
+/// ("varying") are tested per block against their range over the block, and
+/// element by element only where that range crosses a bound.
+struct BlockChecks<'a> {
+    bounds: &'a [(i64, i64)],
+    /// Per constraint, its value at each position relative to the block's start
+    /// (rows of fixed constraints are consumed to build the fixed mask).
+    rel: &'a [[i64; BLOCK]; BLOCK_CONSTRAINTS],
+    varying: SmallVec<[usize; BLOCK_CONSTRAINTS]>,
+    /// Per constraint, the least and greatest relative value over the block.
+    reach: SmallVec<[(i64, i64); BLOCK_CONSTRAINTS]>,
+    fixed: FixedHoles,
+}
+
+impl<'a> BlockChecks<'a> {
+    /// Tabulates each constraint over the block (leaves `k0..`, `size`
+    /// positions) into `rel`, and folds the fixed ones into [`FixedHoles`].
+    /// O(size·constraints).
+    fn new(
+        it: &'a ViewOffsets,
+        k0: usize,
+        size: usize,
+        rel: &'a mut [[i64; BLOCK]; BLOCK_CONSTRAINTS],
+    ) -> BlockChecks<'a> {
+        let inner = &it.extents[k0..];
+        let cons = it.bounds.len();
+        for (c, row) in rel.iter_mut().enumerate().take(cons) {
+            tabulate(&mut row[..size], inner, |k| it.coeffs[k0 + k][c], 0);
+        }
+        let varying: SmallVec<[usize; BLOCK_CONSTRAINTS]> = (0..cons)
+            .filter(|&c| it.coeffs[..k0].iter().any(|a| a[c] != 0))
+            .collect();
+        let reach = (0..cons).map(|c| block_reach(it, k0, c)).collect();
+        let fixed = fixed_holes(it, (k0, size), &varying, &mut rel[..]);
+        let rel: &'a [[i64; BLOCK]; BLOCK_CONSTRAINTS] = rel;
+        BlockChecks {
+            bounds: &it.bounds,
+            rel,
+            varying,
+            reach,
+            fixed,
+        }
+    }
+
+    /// Writes one block other than the first (or its first `out.len()`
+    /// positions): `template` shifted by `shift`, where valid given the
+    /// block's constraint values `vals`. O(out.len()·(1 + checks needed)).
+    fn write(&self, out: &mut [i64], template: &[i64], (shift, vals): (i64, &[i64]), invalid: i64) {
+        if self.misses_all(vals) {
+            out.fill(invalid);
+            return;
+        }
+        for (o, &t) in out.iter_mut().zip(template) {
+            *o = t + shift;
+        }
+        self.mask(out, vals, invalid);
+    }
+
+    /// Applies validity to the first block, already holding its offsets. O(size·checks).
+    fn apply(&self, block: &mut [i64], vals: &[i64], invalid: i64) {
+        if self.misses_all(vals) {
+            block.fill(invalid);
+        } else {
+            self.mask(block, vals, invalid);
+        }
+    }
+
+    /// Whether some varying constraint fails at every position of the block. O(constraints).
+    fn misses_all(&self, vals: &[i64]) -> bool {
+        self.varying.iter().any(|&c| {
+            let ((lo, hi), v, (min, max)) = (self.bounds[c], vals[c], self.reach[c]);
+            v + max < lo || v + min >= hi
+        })
+    }
+
+    /// Overwrites with `invalid` every position of `out` (a block's prefix of
+    /// offsets) where a constraint fails. Branch-free select passes, one per
+    /// varying constraint whose range crosses a bound, then the fixed holes.
+    fn mask(&self, out: &mut [i64], vals: &[i64], invalid: i64) {
         let n = out.len();
-        let mut own = false;
-        for c in (0..bounds.len()).filter(|&c| self.varies[c]) {
-            let ((lo, hi), v, (min, max)) = (bounds[c], vals[c], self.reach[c]);
+        for &c in &self.varying {
+            let ((lo, hi), v, (min, max)) = (self.bounds[c], vals[c], self.reach[c]);
             if lo <= v + min && v + max < hi {
                 continue; // this block cannot break it
             }
-            if !own {
-                ok[..n].copy_from_slice(&self.fixed[..n]);
-                own = true;
-            }
-            for (m, &r) in ok[..n].iter_mut().zip(&self.rel_c[c][..n]) {
-                *m &= -i64::from((lo <= v + r) & (v + r < hi));
+            let test = RangeTest::new((lo, hi), v, (min, max));
+            for (o, &r) in out.iter_mut().zip(&self.rel[c][..n]) {
+                *o = select(test.mask(r), *o, invalid);
             }
         }
-        match (&self.holes, own) {
-            (Some(holes), false) => {
-                // Few fixed holes: a plain add-copy, then patch them.
-                for (o, &r) in out.iter_mut().zip(&self.rel[..n]) {
-                    *o = base + r;
-                }
+        match &self.fixed {
+            FixedHoles::None => {}
+            FixedHoles::Few(holes) => {
                 for &j in holes.iter().filter(|&&j| usize::from(j) < n) {
                     out[usize::from(j)] = invalid;
                 }
             }
-            _ => {
-                let masks = if own { &ok[..n] } else { &self.fixed[..n] };
-                // invalid + ((offset - invalid) & mask): exact in wrapping
-                // arithmetic, since the result is one of two representable values.
-                for ((o, &r), &m) in out.iter_mut().zip(&self.rel[..n]).zip(masks) {
-                    *o = invalid.wrapping_add((base + r).wrapping_sub(invalid) & m);
+            FixedHoles::Mask(row) => {
+                for (o, &m) in out.iter_mut().zip(&self.rel[*row][..n]) {
+                    *o = select(m, *o, invalid);
                 }
             }
         }
-        debug_assert!(n <= self.size);
+    }
+}
+
+/// `a` where the lane mask `m` is -1, `b` where it is 0: bitwise, so exact
+/// for any values, and vectorisable.
+#[inline]
+fn select(m: i64, a: i64, b: i64) -> i64 {
+    (a & m) | (b & !m)
+}
+
+/// The least and greatest value of constraint `c`'s terms over leaves `k0..`:
+/// each leaf contributes `min(0, a·(e-1))` and `max(0, a·(e-1))`. Every partial
+/// sum lies within the constraint's reach, which canonical constraints keep
+/// inside `i64`. O(leaves).
+fn block_reach(it: &ViewOffsets, k0: usize, c: usize) -> (i64, i64) {
+    it.extents[k0..]
+        .iter()
+        .zip(&it.coeffs[k0..])
+        .fold((0, 0), |(min, max), (&e, a)| {
+            let span = a[c] * (e - 1);
+            (min + span.min(0), max + span.max(0))
+        })
+}
+
+/// Turns the rows of `rel` of the fixed constraints (all but `varying`) into
+/// one validity mask, in the first fixed row, and lists its holes when there
+/// are at most [`MAX_HOLES`]. A fixed constraint's value at a block's start is
+/// its value at the stream's start. O(size·constraints).
+fn fixed_holes(
+    it: &ViewOffsets,
+    (k0, size): (usize, usize),
+    varying: &[usize],
+    rel: &mut [[i64; BLOCK]],
+) -> FixedHoles {
+    let mut fixed = (0..it.bounds.len()).filter(|c| !varying.contains(c));
+    let Some(first) = fixed.next() else {
+        return FixedHoles::None;
+    };
+    for c in std::iter::once(first).chain(fixed) {
+        let test = RangeTest::new(it.bounds[c], it.values[c], block_reach(it, k0, c));
+        if c == first {
+            // The first fixed row becomes the mask.
+            rel[c][..size].iter_mut().for_each(|r| *r = test.mask(*r));
+        } else {
+            let (head, tail) = rel.split_at_mut(c);
+            for (m, &r) in head[first][..size].iter_mut().zip(&tail[0][..size]) {
+                *m &= test.mask(r);
+            }
+        }
+    }
+    let mask = &rel[first][..size];
+    let mut holes = SmallVec::new();
+    for (j, _) in (0u16..).zip(mask).filter(|&(_, &m)| m == 0) {
+        if holes.len() == MAX_HOLES {
+            return FixedHoles::Mask(first);
+        }
+        holes.push(j);
+    }
+    match holes.is_empty() {
+        true => FixedHoles::None,
+        false => FixedHoles::Few(holes),
+    }
+}
+
+/// The test `lo <= v + r < hi` of a constraint with value `v` at a block's
+/// start, over the block's relative values `r`.
+#[derive(Clone, Copy)]
+enum RangeTest {
+    /// `a <= r <= b`, read off the sign of `(r - a) | (b - r)`: one subtraction
+    /// per bound, no comparison (64-bit comparisons are slow in SIMD).
+    Shifted { a: i64, b: i64 },
+    /// The two comparisons, when a shifted form could overflow.
+    Direct { lo: i64, hi: i64, v: i64 },
+}
+
+impl RangeTest {
+    /// The test for bounds `[lo, hi)` (`lo < hi`, as canonical constraints
+    /// have) and value `v`, relative values within `reach`. The shifted form
+    /// is used only when `r - a` and `b - r` fit `i64` at both ends of `reach`,
+    /// hence everywhere in it (they are monotone in `r`). O(1).
+    fn new((lo, hi): (i64, i64), v: i64, (min, max): (i64, i64)) -> RangeTest {
+        let shifted = || {
+            let (a, b) = (lo.checked_sub(v)?, hi.checked_sub(1)?.checked_sub(v)?);
+            min.checked_sub(a)?;
+            max.checked_sub(a)?;
+            b.checked_sub(min)?;
+            b.checked_sub(max)?;
+            Some(RangeTest::Shifted { a, b })
+        };
+        shifted().unwrap_or(RangeTest::Direct { lo, hi, v })
+    }
+
+    /// -1 where the test holds at relative value `r` (within the reach given
+    /// to [`RangeTest::new`]), 0 elsewhere. O(1).
+    #[inline]
+    fn mask(self, r: i64) -> i64 {
+        match self {
+            RangeTest::Shifted { a, b } => !((r - a) | (b - r)) >> 63,
+            RangeTest::Direct { lo, hi, v } => -i64::from((lo <= v + r) & (v + r < hi)),
+        }
     }
 }
 
@@ -311,6 +483,12 @@ const BLOCK: usize = 1024;
 
 /// Most constraints the blocked fill tabulates.
 const BLOCK_CONSTRAINTS: usize = 2;
+
+/// Most outer leaves (outside the block) the blocked fill steps through.
+const MAX_OUTER: usize = 64;
+
+/// Most fixed holes per block patched one by one rather than by a mask pass.
+const MAX_HOLES: usize = 32;
 
 /// The `j` with `lo <= v + j·a < hi`, as a half-open interval (possibly empty or unbounded).
 fn run_interval(v: i64, a: i64, lo: i64, hi: i64) -> (i64, i64) {
@@ -412,3 +590,57 @@ impl Iterator for ViewOffsets {
 }
 
 impl ExactSizeIterator for ViewOffsets {}
+
+#[cfg(test)]
+mod tests {
+    use super::RangeTest;
+
+    /// Both forms of the range test agree with the two comparisons at and near
+    /// the ends of `i64`, where the shifted form must give way to the direct one.
+    #[test]
+    fn range_test_matches_comparisons_at_extremes() {
+        let edges = [
+            i64::MIN,
+            i64::MIN + 1,
+            -7,
+            -1,
+            0,
+            1,
+            7,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        let mut shifted = 0;
+        for code in 0..edges.len().pow(5) {
+            let pick = |k: u32| edges[code / edges.len().pow(k) % edges.len()];
+            let (lo, hi, v, min, max) = (pick(0), pick(1), pick(2), pick(3), pick(4));
+            let fits = v.checked_add(min).is_some() && v.checked_add(max).is_some();
+            if lo >= hi || min > max || !fits {
+                continue;
+            }
+            let test = RangeTest::new((lo, hi), v, (min, max));
+            shifted += usize::from(matches!(test, RangeTest::Shifted { .. }));
+            let probes = [
+                min,
+                max,
+                min / 2 + max / 2,
+                lo.saturating_sub(v),
+                hi.saturating_sub(v),
+            ];
+            for r in probes
+                .into_iter()
+                .flat_map(|r| [r.saturating_sub(1), r, r.saturating_add(1)])
+            {
+                if (min..=max).contains(&r) {
+                    let want = -i64::from(lo <= v + r && v + r < hi);
+                    assert_eq!(
+                        test.mask(r),
+                        want,
+                        "lo {lo} hi {hi} v {v} r {r} reach {min}..={max}"
+                    );
+                }
+            }
+        }
+        assert!(shifted > 100, "the shifted form ran only {shifted} times");
+    }
+}

@@ -1,0 +1,76 @@
+//! Callgrind harness for the offset streams of `benches/views.rs`:
+//! `cargo build --release --example prof_stream`, then
+//! `valgrind --tool=callgrind target/release/examples/prof_stream WORKLOAD N`
+//! with WORKLOAD one of `transpose`, `heads`, `conv`, `plain_transpose`,
+//! `plain_heads`, `plain_conv` (the plain `i*stride` fill of the same length).
+
+use std::hint::black_box;
+
+use hlayout::ViewStack;
+
+/// The 3×3 windows of an `n`×`n` image padded by 1, through tinygrad's `_pool` ops
+/// (the same chain as `benches/views.rs`).
+fn conv_window(n: i64) -> ViewStack {
+    let p = n + 2;
+    ViewStack::new(&[n, n])
+        .and_then(|t| t.pad(&[(1, 1), (1, 1)]))
+        .and_then(|t| t.reshape(&[1, p, 1, p]))
+        .and_then(|t| t.expand(&[4, p, 4, p]))
+        .and_then(|t| t.reshape(&[4 * p, 4 * p]))
+        .and_then(|t| t.shrink(&[(0, 3 * (p + 1)), (0, 3 * (p + 1))]))
+        .and_then(|t| t.reshape(&[3, p + 1, 3, p + 1]))
+        .and_then(|t| t.shrink(&[(0, 3), (0, n), (0, 3), (0, n)]))
+        .and_then(|t| t.permute(&[1, 3, 0, 2]))
+        .unwrap()
+}
+
+/// The workload's single view, or `None` for the plain fills.
+fn workload(name: &str) -> (Option<ViewStack>, usize) {
+    let stack = |s: hlayout::Result<ViewStack>| Some(s.unwrap());
+    match name {
+        "transpose" => (
+            stack(
+                ViewStack::new(&[1024, 1024]).and_then(|t| t.permute(&[1, 0])?.reshape(&[1 << 20])),
+            ),
+            1 << 20,
+        ),
+        "heads" => (
+            stack(
+                ViewStack::new(&[8, 64, 16, 64])
+                    .and_then(|t| t.permute(&[0, 2, 1, 3])?.reshape(&[128, 64, 64])),
+            ),
+            1 << 19,
+        ),
+        "conv" => (Some(conv_window(64)), 64 * 64 * 9),
+        "plain_transpose" => (None, 1 << 20),
+        "plain_heads" => (None, 1 << 19),
+        "plain_conv" => (None, 64 * 64 * 9),
+        other => panic!("unknown workload {other}"),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let name = args.get(1).map_or("conv", String::as_str);
+    let reps: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(100);
+    let (single, size) = workload(name);
+    let mut out = vec![0i64; size];
+    for _ in 0..reps {
+        match &single {
+            Some(s) => {
+                black_box(s.views()[0].fill_offsets(black_box(&mut out), -1));
+            }
+            None => {
+                let stride = black_box(3i64);
+                for (i, o) in (0i64..).zip(out.iter_mut()) {
+                    *o = i * stride;
+                }
+            }
+        }
+        black_box(&mut out);
+    }
+    println!(
+        "{name}: {}",
+        single.map_or_else(|| "plain".into(), |s| s.to_string())
+    );
+}
