@@ -46,7 +46,7 @@ fn pooled(h: i64, w: i64, (kh, kw): (i64, i64), pad: [i64; 4]) -> ViewStack {
 }
 
 /// One random op valid for `t`'s shape (an identity flip when none applies).
-fn random_op(t: &ViewStack, r: &mut Draw) -> ViewStack {
+fn random_op(t: ViewStack, r: &mut Draw) -> ViewStack {
     let shape = t.shape();
     let rank = shape.len();
     let size: i64 = shape.iter().product();
@@ -139,7 +139,7 @@ proptest! {
         let mut r = Draw(words.iter());
         let mut t = pooled(h, w, kernel, pad);
         for _ in 0..r.below(5) {
-            t = random_op(&t, &mut r);
+            t = random_op(t, &mut r);
         }
         let invalid = [-1, 0, i64::MIN, i64::MAX, 12345][r.below(5) as usize];
         for v in t.views() {
