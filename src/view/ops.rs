@@ -158,8 +158,8 @@ impl View {
     /// Keeps `[begin, end)` of each dimension.
     pub(crate) fn shrink(&mut self, arg: &[(i64, i64)]) -> Result<bool> {
         self.check_rank("shrink", arg.len())?;
-        for (d, &(b, e)) in arg.iter().enumerate() {
-            let s = self.dim_extent(d);
+        let shape = self.extents();
+        for (&(b, e), &s) in arg.iter().zip(&shape) {
             if !(0 <= b && b < e && e <= s) {
                 return Err(bad(
                     "shrink",
@@ -169,8 +169,7 @@ impl View {
         }
         let out = self;
         for (d, &(b, e)) in arg.iter().enumerate() {
-            // Shrinking one dimension leaves the others' extents as they were.
-            if (b, e) == (0, out.dim_extent(d)) {
+            if (b, e) == (0, shape[d]) {
                 continue;
             }
             match out.window(d) {
@@ -524,9 +523,9 @@ impl View {
 
 /// Rearranges `data` into the blocks `(start, len)` of `blocks`, in order,
 /// each scaled by `unit` elements; the blocks partition `data`. O(len), no
-/// allocation up to 32 elements.
+/// allocation up to 16 elements.
 fn gather_blocks(data: &mut [i64], blocks: &[(usize, usize)], unit: usize) {
-    let mut inline = [0i64; 32];
+    let mut inline = [0i64; 16];
     let heap;
     let old: &[i64] = if data.len() <= inline.len() {
         inline[..data.len()].copy_from_slice(data);
