@@ -287,7 +287,7 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
     let Some(radix) = Radix::new(a) else {
         return compose_into_point(a, b);
     };
-    let mut budget = COMPOSE_FALLBACK_BUDGET;
+    let mut budget = Budget::new(COMPOSE_FALLBACK_BUDGET);
     let mut parts: SmallVec<[Part; 8]> = SmallVec::new();
     let mut images = Images::new();
     for (k, (&e, &st)) in bs.iter().zip(bd).enumerate() {
@@ -338,7 +338,7 @@ fn leaf_by_values(
     b: &Layout,
     k: usize,
     images: &mut Images,
-    budget: &mut i64,
+    budget: &mut Budget,
     path: &mut ComposePath,
 ) -> Result<()> {
     let (e, st) = (b.shape_leaves()[k], b.stride_leaves()[k]);
@@ -639,7 +639,7 @@ fn leaf_from_values(
     a: &Layout,
     b: i64,
     beta: i64,
-    budget: &mut i64,
+    budget: &mut Budget,
 ) -> Result<std::result::Result<Pairs, (i64, bool)>> {
     // Charged per evaluation, so an early refutation never waits on the budget.
     let mut g = |t: i64| {
@@ -807,7 +807,7 @@ fn check_everywhere(
     parts: &[Part],
     images: &Images,
     radix: &Radix,
-    budget: &mut i64,
+    budget: &mut Budget,
 ) -> Result<()> {
     let points = parts
         .iter()
@@ -911,16 +911,30 @@ fn unit_index(shape: &[i64], k: usize, t: i64) -> i64 {
     t * flat_suffix(shape)[k]
 }
 
-/// Charges `n` evaluations to the fallback budget.
-fn spend(budget: &mut i64, n: i64) -> Result<()> {
-    if n > *budget {
+/// Evaluations of A the value-based stages may still spend.
+struct Budget {
+    limit: i64,
+    spent: i64,
+}
+
+impl Budget {
+    fn new(limit: i64) -> Budget {
+        Budget { limit, spent: 0 }
+    }
+}
+
+/// Charges `n` evaluations to the fallback budget; past it, the error reports
+/// the total the computation would need so far against the whole budget.
+fn spend(budget: &mut Budget, n: i64) -> Result<()> {
+    let total = budget.spent.saturating_add(n);
+    if total > budget.limit {
         return Err(Error::BudgetExceeded {
             what: "compose's value-based fallback",
-            needed: n,
-            budget: *budget,
+            needed: total,
+            budget: budget.limit,
         });
     }
-    *budget -= n;
+    budget.spent = total;
     Ok(())
 }
 
@@ -950,11 +964,15 @@ mod tests {
     #[test]
     fn budget_refuses_past_its_limit() {
         // Invariant: the value stages never exceed COMPOSE_FALLBACK_BUDGET / Witness: a charge of budget + 1.
-        let mut budget = 5;
+        let mut budget = Budget::new(5);
         assert!(spend(&mut budget, 5).is_ok());
         assert!(matches!(
             spend(&mut budget, 1),
-            Err(Error::BudgetExceeded { .. })
+            Err(Error::BudgetExceeded {
+                needed: 6,
+                budget: 5,
+                ..
+            })
         ));
     }
 
@@ -962,7 +980,7 @@ mod tests {
     fn greedy_rebuild_is_forced() {
         // Invariant: a layout function's coalesced form is found from its values / Witness: A(t·1) on (3,4):(1,3).
         let a: Layout = "(3,4):(1,3)".parse().expect("valid");
-        let mut budget = 100;
+        let mut budget = Budget::new(100);
         let image = leaf_from_values(&a, 12, 1, &mut budget).expect("evaluates");
         assert_eq!(image, Ok(smallvec::smallvec![(4, 3), (3, 1)]));
         let bad: Layout = "(10,10):(1,10)".parse().expect("valid");
