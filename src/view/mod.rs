@@ -37,6 +37,7 @@
 
 pub mod constraint;
 mod flatten;
+mod index;
 mod ops;
 mod pair;
 mod reshape;
