@@ -297,8 +297,9 @@ fn leaf_reach(upper: &View) -> Option<SmallVec<[(i64, i64); 8]>> {
         let a = coeff(k);
         if a > 0 {
             // lo <= a·y < hi  ⇔  ⌈lo/a⌉ <= y <= ⌈hi/a⌉ - 1
+            // (⌈hi/a⌉ - 1 only overflows when no y can satisfy it.)
             low[k] = low[k].max(Integer::div_ceil(&lo, &a));
-            reach[k] = reach[k].min(Integer::div_ceil(&hi, &a) - 1);
+            reach[k] = reach[k].min(Integer::div_ceil(&hi, &a).checked_sub(1)?);
         }
     }
     if low.iter().zip(&reach).any(|(l, h)| l > h) {
@@ -317,8 +318,8 @@ fn leaf_reach(upper: &View) -> Option<SmallVec<[(i64, i64); 8]>> {
 /// elements, when it agrees with `lower ∘ upper` at every element: the extreme
 /// points of the carrying coordinates and [`SAMPLES`] pseudo-random elements
 /// first, then every element in row-major order, stopping at the first
-/// disagreement (O(size(upper) · leaves(lower)) at worst, no heap). Exact
-/// either way.
+/// disagreement (O(size(upper) · leaves(lower) · (1 + constraints)) at worst,
+/// two buffers of size(upper) entries). Exact either way.
 fn merge_affine(lower: &View, upper: &View) -> Option<View> {
     let forms = CoordForms::new(lower, upper)?;
     let (exact, suspects) = forms.no_carry(lower, upper);
