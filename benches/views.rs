@@ -1,4 +1,5 @@
-//! View benchmarks: movement ops, a realistic 6-op chain, and offset streams of
+//! View benchmarks: movement ops, a realistic 6-op chain, the padded conv
+//! window chain (a pushed view merged back), and offset streams of
 //! a single hierarchical view side by side with the equivalent tinygrad-style
 //! stack (one row-major unravel per extra view, per element) and a plain
 //! `i*stride` fill. Run: `cargo bench --bench views`.
@@ -41,6 +42,36 @@ fn six_op_chain(b: Bencher) {
             .and_then(|t| t.flip(&[false, true, false]))
             .unwrap()
     });
+}
+
+/// Building the padded 3×3 conv window view (`conv_window`, 8 ops): the
+/// reshape after the windowed shrink pushes a view, and the next shrink
+/// merges the pair back into one by the affine composition.
+#[divan::bench(args = [16, 64])]
+fn conv_window_chain(n: i64) -> ViewStack {
+    conv_window(black_box(n))
+}
+
+/// The evaluated merge's worst case: a 2×2 pooling window (stride 127) of a
+/// 122×122 image padded by 2, split by a reshape whose carries all fall on
+/// padding, so the no-carry test fails and the candidate is verified at all
+/// 64,516 elements before the pair merges.
+#[divan::bench]
+fn pool_merge_verified(b: Bencher) {
+    let (n, pad, k, extra) = (122i64, 2, 2, 1);
+    let p = n + 2 * pad;
+    let m = k * (p + extra);
+    let t = ViewStack::new(&[n, n])
+        .and_then(|t| t.pad(&[(pad, pad), (pad, pad)]))
+        .and_then(|t| t.reshape(&[1, p, 1, p]))
+        .and_then(|t| t.expand(&[k + 1, p, k + 1, p]))
+        .and_then(|t| t.reshape(&[(k + 1) * p, (k + 1) * p]))
+        .and_then(|t| t.shrink(&[(0, m), (0, m)]))
+        .unwrap();
+    let split = [k, p + extra, k, p + extra];
+    assert_eq!(t.clone().reshape(&split).unwrap().views().len(), 1);
+    b.with_inputs(|| t.clone())
+        .bench_values(|t| t.reshape(black_box(&split)).unwrap());
 }
 
 /// One of the stream workloads: our single view, and tinygrad's stack of flat views.

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --release --example prof_views
-//! valgrind --tool=callgrind target/release/examples/prof_views reshape|clone|chain N
+//! valgrind --tool=callgrind target/release/examples/prof_views reshape|clone|chain|conv N
 //! target/release/examples/prof_views chain N   # also prints on-CPU ns per iteration
 //! ```
 //!
@@ -32,6 +32,7 @@ fn main() {
         let r = match which.as_str() {
             "reshape" => black_box(&t).clone().reshape(black_box(&[4096])),
             "clone" => Ok(black_box(&t).clone()),
+            "conv" => conv_window(black_box(64)),
             _ => ViewStack::new(black_box(&[2, 64, 512]))
                 .and_then(|t| t.reshape(&[2, 64, 8, 64]))
                 .and_then(|t| t.permute(&[0, 2, 1, 3]))
@@ -49,4 +50,19 @@ fn main() {
         );
     }
     println!("{views}");
+}
+
+/// The 3×3 windows of an `n`×`n` image padded by 1, through tinygrad's `_pool`
+/// ops (as `benches/views.rs` builds them).
+fn conv_window(n: i64) -> hlayout::Result<ViewStack> {
+    let p = n + 2;
+    ViewStack::new(&[n, n])
+        .and_then(|t| t.pad(&[(1, 1), (1, 1)]))
+        .and_then(|t| t.reshape(&[1, p, 1, p]))
+        .and_then(|t| t.expand(&[4, p, 4, p]))
+        .and_then(|t| t.reshape(&[4 * p, 4 * p]))
+        .and_then(|t| t.shrink(&[(0, 3 * (p + 1)), (0, 3 * (p + 1))]))
+        .and_then(|t| t.reshape(&[3, p + 1, 3, p + 1]))
+        .and_then(|t| t.shrink(&[(0, 3), (0, n), (0, 3), (0, n)]))
+        .and_then(|t| t.permute(&[1, 3, 0, 2]))
 }

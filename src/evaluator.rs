@@ -26,14 +26,14 @@ const MAX_INNER: usize = 7;
 
 /// A divisor with its Lemire multiplier, exact for 32-bit numerators.
 #[derive(Clone, Copy, Debug)]
-struct Divisor {
+pub(crate) struct Divisor {
     d: u64,
     magic: u64,
 }
 
 impl Divisor {
     /// `d` in `2..2^32`.
-    fn new(d: u64) -> Divisor {
+    pub(crate) fn new(d: u64) -> Divisor {
         debug_assert!((2..1 << 32).contains(&d));
         Divisor {
             d,
@@ -43,7 +43,7 @@ impl Divisor {
 
     /// `(n / d, n % d)` for `n < 2^32`.
     #[inline]
-    fn div_rem(self, n: u64) -> (u64, u64) {
+    pub(crate) fn div_rem(self, n: u64) -> (u64, u64) {
         let q = ((u128::from(self.magic) * u128::from(n)) >> 64) as u64;
         (q, n - q * self.d)
     }

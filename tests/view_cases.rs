@@ -182,6 +182,34 @@ fn conv_window_with_padding_reads_y_plus_ky() {
 }
 
 #[test]
+fn large_padded_conv_window_is_one_view_beyond_the_evaluated_bound() {
+    // Invariant: the no-carry test merges exactly at any size. Witness: the
+    // 3×3 windows of a 160×160 image padded by 1 (tinygrad's _pool ops); the
+    // pushed view's final shrink has 3·160·3·160 = 230,400 elements, past the
+    // 2^16 that evaluation verifies, yet the stack ends as one view.
+    let n = 160i64;
+    let p = n + 2;
+    let s = t(&[n, n])
+        .pad(&[(1, 1), (1, 1)])
+        .and_then(|t| t.reshape(&[1, p, 1, p]))
+        .and_then(|t| t.expand(&[4, p, 4, p]))
+        .and_then(|t| t.reshape(&[4 * p, 4 * p]))
+        .and_then(|t| t.shrink(&[(0, 3 * (p + 1)), (0, 3 * (p + 1))]))
+        .and_then(|t| t.reshape(&[3, p + 1, 3, p + 1]))
+        .and_then(|t| t.shrink(&[(0, 3), (0, n), (0, 3), (0, n)]))
+        .and_then(|t| t.permute(&[1, 3, 0, 2]))
+        .unwrap();
+    assert_eq!(s.views().len(), 1, "{s}");
+    let read = |y: i64, k: i64| Some(y + k - 1).filter(|r| (0..n).contains(r));
+    let want: Vec<Option<i64>> = (0..n)
+        .flat_map(|y| (0..n).map(move |x| (y, x)))
+        .flat_map(|(y, x)| (0..3).flat_map(move |ky| (0..3).map(move |kx| (y, x, ky, kx))))
+        .map(|(y, x, ky, kx)| Some(read(y, ky)? * n + read(x, kx)?))
+        .collect();
+    assert_eq!(s.offsets().unwrap(), want);
+}
+
+#[test]
 fn a_scaled_constraint_with_no_multiple_in_range_is_never() {
     // Invariant: a constraint no element satisfies canonicalises to "never".
     // Witness: pad [1] to 3 (valid iff 1<=x<2), then take every 2nd: 1<=2·x'<2 has no solution.

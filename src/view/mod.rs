@@ -37,6 +37,7 @@
 
 pub mod constraint;
 mod flatten;
+mod index;
 mod ops;
 mod pair;
 mod reshape;
@@ -513,6 +514,43 @@ impl View {
             }
         }
         Ok(self.eval_leaves(&x))
+    }
+
+    /// Offset of element `idx` in row-major order over the shape (`0 <= idx <
+    /// size`), or `None` where it is invalid; `digits` (at least one entry per
+    /// leaf) is scratch for the leaf coordinates. Allocation-free; O(leaves ·
+    /// (1 + constraints)), one division per dimension and per leaf.
+    pub(crate) fn eval_index(&self, idx: i64, digits: &mut [i64]) -> Option<i64> {
+        debug_assert!((0..self.size()).contains(&idx));
+        let digits = &mut digits[..self.ext.len()];
+        let (mut rest, mut end) = (idx, self.ext.len());
+        for d in (0..self.rank()).rev() {
+            let start = end - self.dim_len[d] as usize;
+            let window = if self.windows.is_empty() {
+                None
+            } else {
+                self.window(d)
+            };
+            // Without a window the dimension's index is the row-major index
+            // over its leaves: its leaf digits are the next digits of `idx`.
+            let mut x = rest;
+            if let Some(w) = window {
+                x = rest % w.extent + w.start;
+                rest /= w.extent;
+                if !(w.lo..w.hi).contains(&x) {
+                    return None;
+                }
+            }
+            for k in (start..end).rev() {
+                digits[k] = x % self.ext[k];
+                x /= self.ext[k];
+            }
+            if window.is_none() {
+                rest = x;
+            }
+            end = start;
+        }
+        self.eval_leaves(digits)
     }
 
     /// Offset at leaf coordinates `x`, or `None` where invalid.

@@ -351,7 +351,8 @@ impl ViewStack {
 
 /// Merges adjacent pairs until none merges: first by replaying the upper
 /// view's ops on the lower one (consecutive reshapes collapsed into the last),
-/// then by evaluation ([`merge_pair`]).
+/// then by [`merge_pair`] (the closed-form decision, the affine composition
+/// with its symbolic no-carry test, or an evaluated and verified fit).
 fn simplify(mut views: Vec<View>, mut logs: Vec<Vec<Movement>>) -> Result<ViewStack> {
     let mut k = views.len();
     while k >= 2 {

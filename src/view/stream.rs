@@ -9,7 +9,8 @@
 //! block, tabulated by doubling into the output, is the template of the others,
 //! and validity is applied per block (fixed holes patched, whole blocks inside
 //! or outside a constraint decided at once); long innermost runs are written
-//! run by run. A view with a windowed dimension is evaluated element by element.
+//! run by run. A view with a windowed dimension is evaluated element by element
+//! (division per leaf, no heap).
 
 use smallvec::SmallVec;
 
@@ -66,8 +67,9 @@ impl View {
     /// Writes every element's offset (or `invalid`) into `out`, which must hold
     /// [`View::size`] entries; returns how many were written (fewer when `out`
     /// is shorter: its length). O(n) for `n` written, with no heap for ≤ 8
-    /// leaves and ≤ 2 constraints; a view with a windowed dimension costs
-    /// O(n·rank) and allocates per element.
+    /// leaves and ≤ 2 constraints; a view with a windowed dimension is
+    /// evaluated element by element (`View::eval_index`), O(n·leaves), no
+    /// heap for ≤ 8 leaves.
     ///
     /// ```
     /// let s = hlayout::ViewStack::new(&[2, 3]).unwrap().permute(&[1, 0]).unwrap();
@@ -564,16 +566,11 @@ impl Iterator for ViewOffsets {
             return None;
         }
         if let Some((view, i)) = &mut self.slow {
-            let shape = view.shape();
-            let mut c = vec![0; shape.len()];
-            let mut rest = *i;
-            for (x, &s) in c.iter_mut().zip(&shape).rev() {
-                *x = rest % s;
-                rest /= s;
-            }
+            let mut digits: SmallVec<[i64; 8]> = SmallVec::from_elem(0, view.ext.len());
+            let out = view.eval_index(*i, &mut digits);
             *i += 1;
             self.remaining -= 1;
-            return Some(view.eval(&c).ok().flatten());
+            return Some(out);
         }
         let out = self.valid().then_some(self.offset);
         self.remaining -= 1;
