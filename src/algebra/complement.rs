@@ -66,10 +66,8 @@ pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Resul
     }
     let mut sorted = [(0i64, 0i64); INLINE];
     let mut n = 0;
-    for (&s, &d) in ls.iter().zip(ld) {
-        if let Some(pair) = nontrivial(s, d)? {
-            (sorted[n], n) = (pair, n + 1);
-        }
+    for pair in ls.iter().zip(ld).filter_map(nontrivial) {
+        (sorted[n], n) = (pair, n + 1);
     }
     insertion_sort(&mut sorted[..n]);
     let mut gaps = [(0i64, 0i64); INLINE + 1];
@@ -81,11 +79,7 @@ pub(crate) fn complement_layout(l: &Layout, cotarget: i64, exact: bool) -> Resul
 #[cold]
 fn complement_heap(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
     let (ls, ld) = (l.shape_leaves(), l.stride_leaves());
-    let mut sorted = ls
-        .iter()
-        .zip(ld)
-        .filter_map(|(&s, &d)| nontrivial(s, d).transpose())
-        .collect::<Result<Vec<(i64, i64)>>>()?;
+    let mut sorted: Vec<(i64, i64)> = ls.iter().zip(ld).filter_map(nontrivial).collect();
     sorted.sort_unstable();
     let mut gaps = vec![(0i64, 0i64); sorted.len() + 1];
     let count = gap_leaves(l, &sorted, cotarget, exact, &mut gaps)?;
@@ -93,15 +87,10 @@ fn complement_heap(l: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
 }
 
 /// A leaf that takes part in the complement (extent > 1, stride ≠ 0), as
-/// `(|stride|, extent)`.
-fn nontrivial(s: i64, d: i64) -> Result<Option<(i64, i64)>> {
-    if s <= 1 || d == 0 {
-        return Ok(None);
-    }
-    let magnitude = d.checked_abs().ok_or(Error::Overflow {
-        what: "absolute stride",
-    })?;
-    Ok(Some((magnitude, s)))
+/// `(|stride|, extent)`. A valid layout's span `|d|·(s−1)` fits `i64`, so
+/// `d ≠ i64::MIN` whenever `s > 1` (saturating keeps that total anyway).
+fn nontrivial((&s, &d): (&i64, &i64)) -> Option<(i64, i64)> {
+    (s > 1 && d != 0).then_some((d.saturating_abs(), s))
 }
 
 /// Sorts a few pairs in place. O(n²), for n ≤ 8.
