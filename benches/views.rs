@@ -7,6 +7,10 @@
 use divan::{black_box, Bencher};
 use hlayout::{FlatView, ViewStack};
 
+#[path = "../tests/common/pool.rs"]
+mod pool;
+use pool::conv_window;
+
 fn main() {
     divan::main();
 }
@@ -49,7 +53,7 @@ fn six_op_chain(b: Bencher) {
 /// merges the pair back into one by the affine composition.
 #[divan::bench(args = [16, 64])]
 fn conv_window_chain(n: i64) -> ViewStack {
-    conv_window(black_box(n))
+    conv_window(black_box(n)).unwrap()
 }
 
 /// The evaluated merge's worst case: a 2×2 pooling window (stride 127) of a
@@ -114,7 +118,7 @@ fn workload(name: &str) -> Workload {
             size: 1 << 19,
         },
         "padded_conv3x3_64" => Workload {
-            single: conv_window(64),
+            single: conv_window(64).unwrap(),
             stack: vec![
                 view(&[66, 66], &[64, 1], -65, Some(vec![(1, 65), (1, 65)])),
                 view(&[64, 64, 3, 3], &[66, 1, 66, 1], 0, None),
@@ -123,21 +127,6 @@ fn workload(name: &str) -> Workload {
         },
         _ => unreachable!(),
     }
-}
-
-/// The 3×3 windows of a 64×64 image padded by 1, through tinygrad's `_pool` ops.
-fn conv_window(n: i64) -> ViewStack {
-    let p = n + 2;
-    ViewStack::new(&[n, n])
-        .and_then(|t| t.pad(&[(1, 1), (1, 1)]))
-        .and_then(|t| t.reshape(&[1, p, 1, p]))
-        .and_then(|t| t.expand(&[4, p, 4, p]))
-        .and_then(|t| t.reshape(&[4 * p, 4 * p]))
-        .and_then(|t| t.shrink(&[(0, 3 * (p + 1)), (0, 3 * (p + 1))]))
-        .and_then(|t| t.reshape(&[3, p + 1, 3, p + 1]))
-        .and_then(|t| t.shrink(&[(0, 3), (0, n), (0, 3), (0, n)]))
-        .and_then(|t| t.permute(&[1, 3, 0, 2]))
-        .unwrap()
 }
 
 /// tinygrad-style evaluation of a stack: per element, each view's offset is

@@ -8,21 +8,9 @@ use std::hint::black_box;
 
 use hlayout::ViewStack;
 
-/// The 3×3 windows of an `n`×`n` image padded by 1, through tinygrad's `_pool` ops
-/// (the same chain as `benches/views.rs`).
-fn conv_window(n: i64) -> ViewStack {
-    let p = n + 2;
-    ViewStack::new(&[n, n])
-        .and_then(|t| t.pad(&[(1, 1), (1, 1)]))
-        .and_then(|t| t.reshape(&[1, p, 1, p]))
-        .and_then(|t| t.expand(&[4, p, 4, p]))
-        .and_then(|t| t.reshape(&[4 * p, 4 * p]))
-        .and_then(|t| t.shrink(&[(0, 3 * (p + 1)), (0, 3 * (p + 1))]))
-        .and_then(|t| t.reshape(&[3, p + 1, 3, p + 1]))
-        .and_then(|t| t.shrink(&[(0, 3), (0, n), (0, 3), (0, n)]))
-        .and_then(|t| t.permute(&[1, 3, 0, 2]))
-        .unwrap()
-}
+#[path = "../tests/common/pool.rs"]
+mod pool;
+use pool::conv_window;
 
 /// The workload's single view, or `None` for the plain fills.
 fn workload(name: &str) -> (Option<ViewStack>, usize) {
@@ -41,7 +29,7 @@ fn workload(name: &str) -> (Option<ViewStack>, usize) {
             ),
             1 << 19,
         ),
-        "conv" => (Some(conv_window(64)), 64 * 64 * 9),
+        "conv" => (stack(conv_window(64)), 64 * 64 * 9),
         "plain_transpose" => (None, 1 << 20),
         "plain_heads" => (None, 1 << 19),
         "plain_conv" => (None, 64 * 64 * 9),

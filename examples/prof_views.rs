@@ -14,6 +14,10 @@ use std::hint::black_box;
 
 use hlayout::ViewStack;
 
+#[path = "../tests/common/pool.rs"]
+mod pool;
+use pool::conv_window;
+
 /// Nanoseconds this thread has spent on a CPU, when the kernel reports it.
 fn on_cpu_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
@@ -50,19 +54,4 @@ fn main() {
         );
     }
     println!("{views}");
-}
-
-/// The 3×3 windows of an `n`×`n` image padded by 1, through tinygrad's `_pool`
-/// ops (as `benches/views.rs` builds them).
-fn conv_window(n: i64) -> hlayout::Result<ViewStack> {
-    let p = n + 2;
-    ViewStack::new(&[n, n])
-        .and_then(|t| t.pad(&[(1, 1), (1, 1)]))
-        .and_then(|t| t.reshape(&[1, p, 1, p]))
-        .and_then(|t| t.expand(&[4, p, 4, p]))
-        .and_then(|t| t.reshape(&[4 * p, 4 * p]))
-        .and_then(|t| t.shrink(&[(0, 3 * (p + 1)), (0, 3 * (p + 1))]))
-        .and_then(|t| t.reshape(&[3, p + 1, 3, p + 1]))
-        .and_then(|t| t.shrink(&[(0, 3), (0, n), (0, 3), (0, n)]))
-        .and_then(|t| t.permute(&[1, 3, 0, 2]))
 }

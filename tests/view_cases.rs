@@ -1,6 +1,9 @@
 //! Named edge cases of views and movement ops. Each opens with its invariant and witness.
 
+#[path = "common/pool.rs"]
+mod pool;
 use hlayout::{Error, ViewStack};
+use pool::conv_window;
 
 fn t(shape: &[i64]) -> ViewStack {
     ViewStack::new(shape).unwrap()
@@ -188,17 +191,7 @@ fn large_padded_conv_window_is_one_view_beyond_the_evaluated_bound() {
     // pushed view's final shrink has 3·160·3·160 = 230,400 elements, past the
     // 2^16 that evaluation verifies, yet the stack ends as one view.
     let n = 160i64;
-    let p = n + 2;
-    let s = t(&[n, n])
-        .pad(&[(1, 1), (1, 1)])
-        .and_then(|t| t.reshape(&[1, p, 1, p]))
-        .and_then(|t| t.expand(&[4, p, 4, p]))
-        .and_then(|t| t.reshape(&[4 * p, 4 * p]))
-        .and_then(|t| t.shrink(&[(0, 3 * (p + 1)), (0, 3 * (p + 1))]))
-        .and_then(|t| t.reshape(&[3, p + 1, 3, p + 1]))
-        .and_then(|t| t.shrink(&[(0, 3), (0, n), (0, 3), (0, n)]))
-        .and_then(|t| t.permute(&[1, 3, 0, 2]))
-        .unwrap();
+    let s = conv_window(n).unwrap();
     assert_eq!(s.views().len(), 1, "{s}");
     let read = |y: i64, k: i64| Some(y + k - 1).filter(|r| (0..n).contains(r));
     let want: Vec<Option<i64>> = (0..n)
