@@ -2,7 +2,7 @@
 
 #[path = "common/pool.rs"]
 mod pool;
-use hlayout::{Error, ViewStack};
+use hlayout::{Error, FlatView, ViewStack};
 use pool::conv_window;
 
 fn t(shape: &[i64]) -> ViewStack {
@@ -223,4 +223,55 @@ fn ops_leave_views_canonical() {
         .unwrap();
     let c = s.views()[0].constraints();
     assert!(c.windows(2).all(|w| w[0].coeffs() <= w[1].coeffs()), "{s}");
+}
+
+#[test]
+fn huge_merges_stay_undecided_instead_of_walking_every_element() {
+    // Invariant: no decision walks more than merge::MAX_WALKED_POINTS points; an
+    // undecided pair stays stacked. Witness (from fuzzing): a 2^31×4 tensor padded
+    // by 2^40, regrouped and strided, whose pair only a walk over ~10^13 points
+    // could settle; the old enumeration never finished.
+    let s = t(&[1 << 31, 4])
+        .permute(&[1, 0])
+        .and_then(|t| t.pad(&[(1, 2), (1 << 40, 1 << 40)]))
+        .and_then(|t| t.reshape(&[15_408_195_174_400]))
+        .and_then(|t| t.reshape(&[2, 7_704_097_587_200]))
+        .and_then(|t| t.reshape(&[2, 4, 1_926_024_396_800]))
+        .and_then(|t| t.permute(&[1, 0, 2]))
+        .and_then(|t| t.stride(&[1, 3, 1]))
+        .unwrap();
+    assert_eq!(s.views().len(), 2, "{s}");
+    // The same pair as tinygrad-form views over their leaves (what the stack
+    // hands to the merge decision): undecided, not refused.
+    let lower = FlatView::new(
+        vec![7, 2_201_170_739_200],
+        vec![1, 4],
+        -4_398_046_511_105,
+        Some(vec![(1, 5), (1_099_511_627_776, 1_101_659_111_424)]),
+    )
+    .unwrap();
+    let upper = FlatView::new(
+        vec![4, 1, 1_926_024_396_800],
+        vec![1_926_024_396_800, 0, 1],
+        0,
+        None,
+    )
+    .unwrap();
+    assert!(matches!(
+        hlayout::merge(&lower, &upper),
+        Err(Error::BudgetExceeded { .. })
+    ));
+    // Element (0, 0, 5) is index 5 of the lower view: padding (row 0 of 7).
+    assert_eq!(s.eval(&[0, 0, 5]).unwrap(), None);
+}
+
+#[test]
+fn ops_that_grow_past_i64_elements_are_overflow_errors() {
+    // Invariant: a view's element count fits i64 after every op (pads and
+    // expands grow it). Witness (from fuzzing): 2^31 × (4 + 2^41) elements,
+    // which used to be accepted and then overflowed inside a later reshape.
+    let padded = t(&[1 << 31, 4]).pad(&[(0, 0), (1 << 40, 1 << 40)]);
+    assert!(matches!(padded, Err(Error::Overflow { .. })), "{padded:?}");
+    let wide = t(&[1, 1 << 40]).expand(&[1 << 30, 1 << 40]);
+    assert!(matches!(wide, Err(Error::Overflow { .. })), "{wide:?}");
 }

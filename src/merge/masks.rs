@@ -54,6 +54,9 @@ pub(crate) enum Valid {
     NotBox,
     /// Exactly the points of this region are valid.
     Box(Region),
+    /// Undecided: only enumerating this many points (past
+    /// [`super::MAX_WALKED_POINTS`]) could tell.
+    TooLarge(i128),
 }
 
 /// `lo <= w + ⟨a, i⟩ < hi`.
@@ -114,6 +117,10 @@ pub(crate) fn valid_region(radix: &Radix, grid: &Grid) -> (Valid, MaskRule) {
 fn undecided(radix: &Radix, grid: &Grid, region: &Region) -> (Valid, MaskRule) {
     if probe_not_box(radix, grid, region) {
         return (Valid::NotBox, MaskRule::Probe);
+    }
+    let points = region.volume();
+    if points > i128::from(super::MAX_WALKED_POINTS) {
+        return (Valid::TooLarge(points), MaskRule::Enumeration);
     }
     (enumerate(radix, grid, region), MaskRule::Enumeration)
 }

@@ -55,6 +55,22 @@ use masks::Valid;
 /// either view, that [`merge`] accepts.
 pub const MAX_SPAN: i64 = 1 << 56;
 
+/// Most points the decision's last-resort walks visit (the enumeration of a
+/// valid set that no closed-form step settled, and the walk of the residue
+/// step when residues would cost more). Past it [`merge`] answers
+/// [`Error::BudgetExceeded`](crate::Error::BudgetExceeded): undecided, not
+/// refused. At ~10 ns per point that is about 0.2 s.
+pub const MAX_WALKED_POINTS: i64 = 1 << 24;
+
+/// The error for a walk of `points` past [`MAX_WALKED_POINTS`].
+fn walk_too_long(points: i128) -> Error {
+    Error::BudgetExceeded {
+        what: "the merge decision's walk over the grid",
+        needed: i64::try_from(points).unwrap_or(i64::MAX),
+        budget: MAX_WALKED_POINTS,
+    }
+}
+
 /// The rule that decided a merge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -133,7 +149,9 @@ impl Decision {
 ///
 /// # Errors
 /// [`Error::Overflow`] when `first`'s size or either view's span exceeds
-/// [`MAX_SPAN`], or the merged view's offset leaves `i64`.
+/// [`MAX_SPAN`], or the merged view's offset leaves `i64`;
+/// [`Error::BudgetExceeded`] (undecided) when only a walk over more than
+/// [`MAX_WALKED_POINTS`] points could settle it.
 ///
 /// ```
 /// use hlayout::{merge, FlatView};
@@ -190,13 +208,14 @@ pub fn merge_explained(first: &FlatView, second: &FlatView) -> Result<Decision> 
             return Ok(decided(none, Rule::NoValidElement, mask_rule));
         }
         Valid::NotBox => return Ok(decided(None, Rule::MaskNotBox, mask_rule)),
+        Valid::TooLarge(points) => return Err(walk_too_long(points)),
         Valid::All => None,
         Valid::Box(region) => Some(region),
     };
     let grid = &reduced.grid;
     let restricted = region.as_ref().map(|r| grid.restrict(r));
     let sub = restricted.as_ref().map_or(grid, |(sub, _)| sub);
-    let (affine, rule) = decide_values(&radix, sub);
+    let (affine, rule) = decide_values(&radix, sub)?;
     if !affine {
         return Ok(decided(None, rule, mask_rule));
     }
@@ -217,26 +236,27 @@ pub fn merge_explained(first: &FlatView, second: &FlatView) -> Result<Decision> 
 }
 
 /// Whether `first` read along `grid` (every point valid, extents >= 2) is affine.
-fn decide_values(radix: &Radix, grid: &grid::Grid) -> (bool, Rule) {
+fn decide_values(radix: &Radix, grid: &grid::Grid) -> Result<(bool, Rule)> {
     let groups = match crossing::analyse(radix, grid) {
-        Crossing::None => return (true, Rule::NoCrossing),
-        Crossing::Cancelled => return (true, Rule::Cancellation),
+        Crossing::None => return Ok((true, Rule::NoCrossing)),
+        Crossing::Cancelled => return Ok((true, Rule::Cancellation)),
         Crossing::Bent(groups) => groups,
     };
     if crossing::same_sign(&groups) {
-        return (false, Rule::SameSign);
+        return Ok((false, Rule::SameSign));
     }
     match stern_brocot::decide(&groups, grid) {
-        Some(stern_brocot::Outcome::Decided(affine)) => return (affine, Rule::SternBrocot),
-        Some(stern_brocot::Outcome::Scanned(affine)) => return (affine, Rule::PeriodScan),
+        Some(stern_brocot::Outcome::Decided(affine)) => return Ok((affine, Rule::SternBrocot)),
+        Some(stern_brocot::Outcome::Scanned(affine)) => return Ok((affine, Rule::PeriodScan)),
         None => {}
     }
     if crossing::witness(&groups, grid) {
-        return (false, Rule::Witness);
+        return Ok((false, Rule::Witness));
     }
     match residue::decide(&groups, grid) {
-        (affine, residue::Method::Residues) => (affine, Rule::Residue),
-        (affine, residue::Method::Walk) => (affine, Rule::Enumeration),
+        residue::Outcome::Decided(affine, residue::Method::Residues) => Ok((affine, Rule::Residue)),
+        residue::Outcome::Decided(affine, residue::Method::Walk) => Ok((affine, Rule::Enumeration)),
+        residue::Outcome::TooLarge(points) => Err(walk_too_long(points)),
     }
 }
 

@@ -30,9 +30,18 @@ pub(crate) enum Method {
     Walk,
 }
 
+/// What the fallback found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Whether the map is affine, and how that was found.
+    Decided(bool, Method),
+    /// Only a walk of this many points (past [`super::MAX_WALKED_POINTS`]) could tell.
+    TooLarge(i128),
+}
+
 /// Whether the surviving bent groups leave the map affine on `grid`, and how
 /// that was found.
-pub(crate) fn decide(groups: &[Group], grid: &Grid) -> (bool, Method) {
+pub(crate) fn decide(groups: &[Group], grid: &Grid) -> Outcome {
     let modulus = groups
         .iter()
         .flat_map(|g| g.members.iter().map(|m| m.modulus))
@@ -43,9 +52,11 @@ pub(crate) fn decide(groups: &[Group], grid: &Grid) -> (bool, Method) {
     let residue_cost = (r * r + r * members as f64) * modulus as f64;
     let walk_cost = grid.numel() * groups.len() as f64;
     if modulus <= MAX_RESIDUE_MODULUS && residue_cost < walk_cost {
-        (by_residues(groups, grid, modulus), Method::Residues)
+        Outcome::Decided(by_residues(groups, grid, modulus), Method::Residues)
+    } else if grid.numel() > super::MAX_WALKED_POINTS as f64 {
+        Outcome::TooLarge(grid.full().volume())
     } else {
-        (by_walk(groups, grid), Method::Walk)
+        Outcome::Decided(by_walk(groups, grid), Method::Walk)
     }
 }
 

@@ -352,6 +352,13 @@ impl View {
         }
     }
 
+    /// Product of dimension `d`'s leaf extents, `None` past `i64`.
+    fn radix_checked(&self, d: usize) -> Option<i64> {
+        self.ext[self.dim_range(d)]
+            .iter()
+            .try_fold(1i64, |a, &e| a.checked_mul(e))
+    }
+
     /// Product of dimension `d`'s leaf extents.
     pub(crate) fn radix(&self, d: usize) -> i64 {
         self.ext[self.dim_range(d)].iter().product()
@@ -601,8 +608,21 @@ impl View {
     }
 
     /// Checks that the offset plus the span of leaf offsets fits `i64`, so
-    /// that evaluation cannot overflow. O(leaves).
+    /// that evaluation cannot overflow, and that the number of elements and
+    /// the product of the leaf extents do too (pads and expands grow them).
+    /// O(leaves + windows).
     pub(crate) fn check_span(&self) -> Result<()> {
+        let leaves = self.ext.iter().try_fold(1i64, |a, &e| a.checked_mul(e));
+        let mut size = leaves;
+        for &(d, w) in &self.windows {
+            // Swap the windowed dimension's radix for its extent.
+            size = size
+                .zip(self.radix_checked(d))
+                .and_then(|(n, r)| (n / r).checked_mul(w.extent));
+        }
+        if leaves.is_none() || size.is_none() {
+            return Err(error::overflow("view size"));
+        }
         let mut span = self
             .offset
             .checked_abs()
