@@ -58,7 +58,7 @@ pub const MAX_SPAN: i64 = 1 << 56;
 /// Most points the decision's last-resort walks visit (the enumeration of a
 /// valid set that no closed-form step settled, and the walk of the residue
 /// step when residues would cost more). Past it [`merge`] answers
-/// [`Error::BudgetExceeded`](crate::Error::BudgetExceeded): undecided, not
+/// [`Error::BudgetExceeded`]: undecided, not
 /// refused. At ~10 ns per point that is about 0.2 s.
 pub const MAX_WALKED_POINTS: i64 = 1 << 24;
 
