@@ -25,7 +25,7 @@ use smallvec::SmallVec;
 use super::{Builder, View};
 use crate::error::{Error, Result};
 
-/// Most leaves the array-based path of [`View::reshape`] takes.
+/// Most leaves of a view whose reshape is written in place (see `write_pieces`).
 const PLAIN_LEAVES: usize = 8;
 
 /// A unit of the reshape walk: `extent` leaves' worth of coordinates taking
@@ -65,18 +65,14 @@ impl View {
         if self.has_shape(shape) {
             return Ok(true);
         }
-        match self.reshape_plain(shape) {
-            Some(false) => return Ok(false),
-            Some(true) => {}
-            None => {
-                let mut units: SmallVec<[Unit; 8]> = SmallVec::new();
-                self.push_units(&mut units);
-                let mut pieces: SmallVec<[(usize, Piece); 8]> = SmallVec::new();
-                if !regroup(&units, shape, &mut pieces) {
-                    return Ok(false);
-                }
-                self.assemble(shape, &pieces).finish_into(self);
-            }
+        let mut units: SmallVec<[Unit; 8]> = SmallVec::new();
+        self.push_units(&mut units);
+        let mut pieces: SmallVec<[(usize, Piece); 8]> = SmallVec::new();
+        if !regroup(&units, shape, &mut pieces) {
+            return Ok(false);
+        }
+        if !self.write_pieces(shape, &pieces) {
+            self.assemble(shape, &pieces).finish_into(self);
         }
         // Pieces of one new dimension come from distinct maximal units, so
         // nothing merges and the span is unchanged; only split constraints may
@@ -87,77 +83,23 @@ impl View {
         Ok(true)
     }
 
-    /// The same walk as the general path, on stack arrays, for views without
-    /// windows, with at most [`PLAIN_LEAVES`] leaves and 2 constraints: units
-    /// and pieces live in fixed arrays and the new leaves are written over the
-    /// old ones in place. `None` (nothing edited) when it does not apply,
-    /// `Some(false)` (nothing edited) without a common refinement.
-    /// O(leaves + rank).
-    fn reshape_plain(&mut self, shape: &[i64]) -> Option<bool> {
-        let c = self.cons();
-        if !self.windows.is_empty() || self.ext.len() > PLAIN_LEAVES || c > 2 {
-            return None;
+    /// Overwrites the leaves in place with `pieces` (slowest first, tagged
+    /// with their new dimension), for views without windows with at most
+    /// [`PLAIN_LEAVES`] leaves and 2 constraints; the sources' strides and
+    /// coefficients are copied to stack arrays first. A new dimension without
+    /// pieces gets one `1:0` leaf. `false` (nothing edited) when it does not
+    /// apply; [`assemble`](Self::assemble) builds the view then.
+    /// O(leaves · constraints).
+    fn write_pieces(&mut self, shape: &[i64], pieces: &[(usize, Piece)]) -> bool {
+        let (n_old, c) = (self.ext.len(), self.cons());
+        if !self.windows.is_empty() || n_old > PLAIN_LEAVES || c > 2 {
+            return false;
         }
-        // Units, slowest first: extent, and the stride and coefficients of
-        // their fastest leaf (copied: the leaves are overwritten below).
-        let (mut u_ext, mut u_src) = ([0i64; PLAIN_LEAVES], [0usize; PLAIN_LEAVES]);
-        let mut nu = 0usize;
-        for k in (0..self.ext.len()).filter(|&k| self.ext[k] != 1) {
-            if nu > 0 && self.mergeable(u_src[nu - 1], k) {
-                u_ext[nu - 1] *= self.ext[k];
-            } else {
-                u_ext[nu] = self.ext[k];
-                nu += 1;
-            }
-            u_src[nu - 1] = k;
-        }
-        let (mut u_stride, mut u_coeffs) = ([0i64; PLAIN_LEAVES], [0i64; 2 * PLAIN_LEAVES]);
-        for u in 0..nu {
-            u_stride[u] = self.stride[u_src[u]];
-            u_coeffs[u * c..(u + 1) * c].copy_from_slice(self.leaf_coeffs(u_src[u]));
-        }
-        // Pieces, fastest first: (new dimension, extent, unit, scale).
-        let mut pieces = [(0u32, 0i64, 0u32, 0i64); 2 * PLAIN_LEAVES];
-        let mut np = 0usize;
-        let (mut next, mut rem, mut scale) = (nu, 1i64, 1i64);
-        for (j, &n) in shape.iter().enumerate().rev() {
-            let mut need = n;
-            while need > 1 {
-                if rem == 1 {
-                    let Some(u) = next.checked_sub(1) else {
-                        return Some(false);
-                    };
-                    (next, rem, scale) = (u, u_ext[u], 1);
-                }
-                let take = if rem % need == 0 {
-                    need
-                } else if need % rem == 0 {
-                    rem
-                } else {
-                    return Some(false);
-                };
-                // Both fit u32: j < rank of a checked shape, next < leaves.
-                *pieces.get_mut(np)? = (j as u32, take, next as u32, scale);
-                np += 1;
-                (scale, rem, need) = (scale * take, rem / take, need / take);
-            }
-        }
-        self.write_pieces(shape, &pieces[..np], (&u_stride, &u_coeffs[..nu * c]));
-        Some(true)
-    }
-
-    /// Overwrites the leaves with `pieces` (fastest first, tagged with their
-    /// new dimension) read from the units' strides and coefficient rows;
-    /// a new dimension without pieces gets one `1:0` leaf. O(leaves · constraints).
-    fn write_pieces(
-        &mut self,
-        shape: &[i64],
-        pieces: &[(u32, i64, u32, i64)],
-        (u_stride, u_coeffs): (&[i64], &[i64]),
-    ) {
-        let c = self.cons();
+        let (mut src_stride, mut src_coeffs) = ([0i64; PLAIN_LEAVES], [0i64; 2 * PLAIN_LEAVES]);
+        src_stride[..n_old].copy_from_slice(&self.stride);
+        src_coeffs[..n_old * c].copy_from_slice(&self.coeffs);
         let empty_dims = (0..shape.len())
-            .filter(|&j| !pieces.iter().any(|p| p.0 as usize == j))
+            .filter(|&j| !pieces.iter().any(|p| p.0 == j))
             .count();
         let n = pieces.len() + empty_dims;
         self.ext.resize(n, 0);
@@ -169,20 +111,19 @@ impl View {
             &mut self.stride[..],
             &mut self.coeffs[..],
         );
-        let (mut k, mut p) = (0usize, pieces.len());
+        let (mut k, mut p) = (0usize, 0usize);
         for (j, len) in self.dim_len.iter_mut().enumerate() {
             let first = k;
-            while p > 0 && pieces[p - 1].0 as usize == j {
-                p -= 1;
-                let (_, extent, u, scale) = pieces[p];
-                let u = u as usize;
+            while let Some(&(_, Piece::Leaf { extent, src, scale })) =
+                pieces.get(p).filter(|(dim, _)| *dim == j)
+            {
                 // |stride·scale| <= |stride|·(extent-1): within the span, and
                 // likewise each coefficient within its constraint's reach.
-                (ext[k], stride[k]) = (extent, u_stride[u] * scale);
+                (ext[k], stride[k]) = (extent, src_stride[src] * scale);
                 for i in 0..c {
-                    coeffs[k * c + i] = u_coeffs[u * c + i] * scale;
+                    coeffs[k * c + i] = src_coeffs[src * c + i] * scale;
                 }
-                k += 1;
+                (k, p) = (k + 1, p + 1);
             }
             if k == first {
                 (ext[k], stride[k]) = (1, 0);
@@ -191,6 +132,7 @@ impl View {
             }
             *len = (k - first) as u32;
         }
+        true
     }
 
     /// Whether the view's shape is `shape` already. O(leaves).
