@@ -26,4 +26,4 @@ pub use int_tuple::{IntTuple, Profile, TupleRef, MAX_DEPTH};
 pub use layout::Layout;
 pub use merge::{merge, merge_explained, Decision, MaskRule, Rule};
 pub use offsets::Offsets;
-pub use view::{Constraint, View, ViewStack};
+pub use view::{Constraint, View, ViewStack, Window};

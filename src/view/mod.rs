@@ -70,8 +70,18 @@ pub(crate) type Coeffs = SmallVec<[i64; 8]>;
 /// extents). Windows express shrinks and pads of a nested dimension at bounds
 /// that cut its leaves (the flattened transpose sliced to `[3, 57)`, or padded
 /// by one), which no leaf-wise substitution can.
+///
+/// ```
+/// use hlayout::ViewStack;
+/// // A flattened transpose sliced to [3, 57): dimension 0 reads [3, 57) of its
+/// // leaves, every index of which is valid.
+/// let s = ViewStack::new(&[10, 10])?.permute(&[1, 0])?.reshape(&[100])?.shrink(&[(3, 57)])?;
+/// let w = s.views()[0].window(0).expect("a windowed dimension");
+/// assert_eq!((w.extent(), w.start(), w.lo(), w.hi()), (54, 3, 0, 100));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Window {
+pub struct Window {
     pub(crate) extent: i64,
     pub(crate) start: i64,
     pub(crate) lo: i64,
@@ -79,6 +89,34 @@ pub(crate) struct Window {
 }
 
 impl Window {
+    /// The dimension's extent: its index `t` runs over `[0, extent)`.
+    ///
+    /// See [`Window`] for an example.
+    pub fn extent(&self) -> i64 {
+        self.extent
+    }
+
+    /// The shift: index `t` reads the leaves' row-major index `x = t + start`.
+    ///
+    /// See [`Window`] for an example.
+    pub fn start(&self) -> i64 {
+        self.start
+    }
+
+    /// Lower bound of validity: `x` is valid when `lo <= x < hi`.
+    ///
+    /// See [`Window`] for an example.
+    pub fn lo(&self) -> i64 {
+        self.lo
+    }
+
+    /// Upper bound (exclusive) of validity.
+    ///
+    /// See [`Window`] for an example.
+    pub fn hi(&self) -> i64 {
+        self.hi
+    }
+
     /// The whole range of a dimension with radix `r`.
     pub(crate) fn full(r: i64) -> Window {
         Window {
@@ -304,8 +342,46 @@ impl View {
     }
 
     /// Number of dimensions.
-    pub(crate) fn rank(&self) -> usize {
+    ///
+    /// ```
+    /// assert_eq!(hlayout::View::contiguous(&[2, 3]).unwrap().rank(), 2);
+    /// ```
+    pub fn rank(&self) -> usize {
         self.dim_len.len()
+    }
+
+    /// Extents of all leaves, dimension by dimension, slowest leaf first.
+    /// Leaf coordinates `x_k` range over `[0, leaf_extents()[k])`; the
+    /// constraints' coefficients index the same leaves.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[10, 10])?.permute(&[1, 0])?.reshape(&[100])?;
+    /// let v = &s.views()[0];
+    /// assert_eq!((v.leaf_extents(), v.leaf_strides()), (&[10, 10][..], &[1, 10][..]));
+    /// assert_eq!(v.dim_leaves(0), 0..2);
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn leaf_extents(&self) -> &[i64] {
+        &self.ext
+    }
+
+    /// Strides of all leaves, in the order of [`View::leaf_extents`].
+    ///
+    /// See [`View::leaf_extents`] for an example.
+    pub fn leaf_strides(&self) -> &[i64] {
+        &self.stride
+    }
+
+    /// The indices (into [`View::leaf_extents`]) of dimension `d`'s leaves.
+    /// Without a window, the dimension's coordinate is the row-major index
+    /// over these leaves; with one, see [`Window`].
+    ///
+    /// # Panics
+    /// When `d >= self.rank()`.
+    ///
+    /// See [`View::leaf_extents`] for an example.
+    pub fn dim_leaves(&self, d: usize) -> Range<usize> {
+        self.dim_range(d)
     }
 
     /// Number of constraints.
@@ -334,8 +410,12 @@ impl View {
         &self.coeffs[k * c..(k + 1) * c]
     }
 
-    /// Dimension `d`'s window, if any.
-    pub(crate) fn window(&self, d: usize) -> Option<Window> {
+    /// Dimension `d`'s window, if any (see [`Window`]).
+    ///
+    /// ```
+    /// assert!(hlayout::View::contiguous(&[4]).unwrap().window(0).is_none());
+    /// ```
+    pub fn window(&self, d: usize) -> Option<Window> {
         self.windows.iter().find(|(w, _)| *w == d).map(|&(_, w)| w)
     }
 
