@@ -1,4 +1,4 @@
-//! Algebra benchmarks on the shared workloads (`../shared/cases/bench_workloads.json`,
+//! Algebra benchmarks on the shared workloads (`tests/data/bench_workloads.json`,
 //! the `row` texts): W2 = 200 valid rank-4 compositions, W4 = 100 complements
 //! with a cotarget, W5 = 100 right inverses. Each benchmark runs one whole pass
 //! (the item rate gives the per-call time). Targets from issue 3: W2 ≤ 58 ns
@@ -20,7 +20,7 @@ fn main() {
 
 fn workload(name: &str) -> Vec<Value> {
     let path = format!(
-        "{}/../shared/cases/bench_workloads.json",
+        "{}/tests/data/bench_workloads.json",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

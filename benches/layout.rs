@@ -13,8 +13,8 @@ fn main() {
 }
 
 fn workloads() -> serde_json::Value {
-    let text = std::fs::read_to_string("../shared/cases/bench_workloads.json")
-        .expect("benchmarks read ../shared/cases/bench_workloads.json");
+    let text = std::fs::read_to_string("tests/data/bench_workloads.json")
+        .expect("benchmarks read tests/data/bench_workloads.json");
     serde_json::from_str(&text).expect("bench_workloads.json is JSON")
 }
 

@@ -32,7 +32,7 @@ fn main() {
 
 /// The pairs of a reference file.
 fn pairs(file: &str) -> Vec<(FlatView, FlatView)> {
-    let path = format!("../shared/cases/{file}.json");
+    let path = format!("tests/data/{file}.json");
     let cases: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     cases
         .as_array()

@@ -28,7 +28,7 @@ fn main() {
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(100);
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/cases/bench_workloads.json"
+        "/tests/data/bench_workloads.json"
     );
     let Ok(text) = std::fs::read_to_string(path) else {
         return;

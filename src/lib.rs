@@ -3,7 +3,6 @@
 #![warn(clippy::unwrap_used)]
 
 pub mod algebra;
-pub mod batch;
 pub mod coord;
 mod cute;
 mod error;
@@ -15,7 +14,6 @@ pub mod layout;
 pub mod merge;
 pub mod notation;
 pub mod offsets;
-pub mod show;
 pub mod view;
 
 pub use error::{Error, Result};

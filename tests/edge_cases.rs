@@ -1,7 +1,7 @@
 //! Named edge cases of the foundation. Each opens with its invariant and witness.
 
 use hlayout::coord::{crd2idx, idx2crd};
-use hlayout::{batch, Error, IntTuple, Layout, MAX_DEPTH};
+use hlayout::{Error, IntTuple, Layout, MAX_DEPTH};
 
 fn l(text: &str) -> Layout {
     text.parse().unwrap()
@@ -198,22 +198,6 @@ fn crd2idx_rejects_bad_coordinates() {
         crd2idx(&t("(0,-1)"), &t("(2,4)")),
         Err(Error::OutOfDomain { .. })
     ));
-}
-
-#[test]
-fn batch_keeps_going_after_bad_lines() {
-    // Invariant: one response per non-empty line, in order. Witness: a mixed stream.
-    let input = "{\"op\":\"eval\",\"layout\":\"3:2\"}\n\nnot json\n[1]\n{\"op\":\"nope\"}\n{\"layout\":\"3:2\"}\n{\"op\":\"coalesce\",\"layout\":\"(2,2):(2,1)\"}\n";
-    let mut out = Vec::new();
-    batch::run(input.as_bytes(), &mut out).unwrap();
-    let lines: Vec<&str> = std::str::from_utf8(&out).unwrap().lines().collect();
-    assert_eq!(lines.len(), 6);
-    assert_eq!(lines[0], r#"{"offsets":[0,2,4]}"#);
-    assert!(lines[1].starts_with(r#"{"error":"invalid JSON"#));
-    assert_eq!(lines[2], r#"{"error":"request is not a JSON object"}"#);
-    assert_eq!(lines[3], r#"{"error":"unsupported op 'nope'"}"#);
-    assert_eq!(lines[4], r#"{"error":"missing string field 'op'"}"#);
-    assert_eq!(lines[5], r#"{"layout":"4:1"}"#);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Property tests of the foundation, each checked by evaluation at every index
 //! against the definitions in `common`.
 
-mod common;
+use crate::common;
 
 use common::{digits, layout, reference_eval, reference_offsets, shape_tree};
 use hlayout::coord::{coarsenings, common_refinement, crd2crd, crd2idx, idx2crd, is_coarsening};

@@ -3,7 +3,7 @@
 //! unit-step strides) verified at every element.
 #![allow(clippy::unwrap_used)] // a failing test may panic
 
-mod common;
+use crate::common;
 
 use common::{brute_merge, composed, eval_all};
 use hlayout::{merge, merge_explained, FlatView, MaskRule, Rule};

@@ -6,7 +6,7 @@
 //! than one block exercise the blocked fill's template, boundary blocks,
 //! all-invalid blocks and fixed holes; the rest the other paths.
 
-mod common;
+use crate::common;
 
 use hlayout::{FlatView, View, ViewStack};
 use proptest::prelude::*;
@@ -254,8 +254,7 @@ fn mostly_padding_window_fill_matches_eval() {
 /// Every single-view chain recorded from tinygrad fills its ground-truth offsets.
 #[test]
 fn tinygrad_chains_fill_their_recorded_offsets() {
-    let text =
-        std::fs::read_to_string("../shared/cases/tinygrad_chains.json").expect("read chains");
+    let text = common::read_data("tinygrad_chains.json");
     let records: Vec<Value> = serde_json::from_str(&text).expect("chains are a JSON array");
     let mut single = 0;
     for r in &records {

@@ -1,7 +1,6 @@
 //! Named edge cases of views and movement ops. Each opens with its invariant and witness.
 
-#[path = "common/pool.rs"]
-mod pool;
+use crate::common::pool;
 use hlayout::{Error, FlatView, ViewStack};
 use pool::conv_window;
 

@@ -1,7 +1,7 @@
 //! Random movement-op chains checked element by element against the naive
 //! reference (materialise the index array and move it).
 
-mod common;
+use crate::common;
 
 use common::ndarray::NdArray;
 use hlayout::ViewStack;

@@ -2,7 +2,7 @@
 //! the contiguous layout of the new shape) on plain layouts: one view exactly
 //! when a single layout exists, and the same function.
 
-mod common;
+use crate::common;
 
 use common::{layout, reference_offsets};
 use hlayout::{IntTuple, Layout, ViewStack};

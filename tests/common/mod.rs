@@ -4,12 +4,31 @@
 
 mod flat;
 pub mod ndarray;
+pub mod pool;
 
 #[allow(unused_imports)] // the merge tests use these; other binaries do not
 pub(crate) use flat::*;
 
 use hlayout::{IntTuple, Layout};
 use proptest::prelude::*;
+
+/// The path of a reference data file in `tests/data/` (see its README), from
+/// the library's test binary or the command line crate's.
+pub fn data(name: &str) -> String {
+    let here = env!("CARGO_MANIFEST_DIR");
+    let own = format!("{here}/tests/data/{name}");
+    if std::path::Path::new(&own).exists() {
+        own
+    } else {
+        format!("{here}/../tests/data/{name}")
+    }
+}
+
+/// Reads a reference data file (see [`data`]).
+pub fn read_data(name: &str) -> String {
+    let path = data(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"))
+}
 
 /// `n` proptest cases, or `PROPTEST_CASES` when set (for long local runs).
 pub fn cases(n: u32) -> u32 {

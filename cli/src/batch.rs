@@ -1,4 +1,4 @@
-//! `hlayout batch`: the JSON Lines protocol (`shared/batch-protocol.md`).
+//! `hlayout batch`: the JSON Lines protocol (`docs/batch-protocol.md`).
 //!
 //! One JSON request per input line, one JSON response per output line, in
 //! order, flushed after each. A bad request gets `{"error": "..."}` and the
@@ -7,9 +7,9 @@
 //! `{"error":"unsupported op ..."}`.
 //!
 //! ```
-//! let out = hlayout::batch::respond(r#"{"op":"eval","layout":"(2,2):(1,2)"}"#);
+//! let out = hlayout_cli::batch::respond(r#"{"op":"eval","layout":"(2,2):(1,2)"}"#);
 //! assert_eq!(out, r#"{"offsets":[0,2,1,3]}"#);
-//! let bad = hlayout::batch::respond(r#"{"op":"eval","layout":"(2,2:(1,2)"}"#);
+//! let bad = hlayout_cli::batch::respond(r#"{"op":"eval","layout":"(2,2:(1,2)"}"#);
 //! assert!(bad.starts_with(r#"{"error":"#));
 //! ```
 
@@ -17,9 +17,9 @@ use std::io::{self, BufRead, Write};
 
 use serde_json::{json, Map, Value};
 
-use crate::flat_view::FlatView;
-use crate::layout::Layout;
-use crate::view::ViewStack;
+use hlayout::FlatView;
+use hlayout::Layout;
+use hlayout::ViewStack;
 
 /// Largest layout whose offsets `eval` will list.
 pub const MAX_EVAL_SIZE: i64 = 1 << 24;
@@ -31,7 +31,7 @@ pub const MAX_EVAL_SIZE: i64 = 1 << 24;
 ///
 /// ```
 /// let mut out = Vec::new();
-/// hlayout::batch::run(&b"{\"op\":\"coalesce\",\"layout\":\"(2,2):(2,1)\"}\n\n"[..], &mut out).unwrap();
+/// hlayout_cli::batch::run(&b"{\"op\":\"coalesce\",\"layout\":\"(2,2):(2,1)\"}\n\n"[..], &mut out).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap(), "{\"layout\":\"4:1\"}\n");
 /// ```
 pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
@@ -49,7 +49,7 @@ pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
 /// The response line (without newline) to one request line.
 ///
 /// ```
-/// let out = hlayout::batch::respond(r#"{"op":"flatten","layout":"((10,10)):((1,10))"}"#);
+/// let out = hlayout_cli::batch::respond(r#"{"op":"flatten","layout":"((10,10)):((1,10))"}"#);
 /// assert!(out.contains(r#""ordinary":false"#));
 /// ```
 pub fn respond(line: &str) -> String {
@@ -100,7 +100,7 @@ fn complement(req: &Req) -> Result<Value, String> {
 }
 
 /// An op on field `layout` answering `{"layout": R}` or `{"error": ...}`.
-fn unary(req: &Req, op: impl Fn(&Layout) -> crate::Result<Layout>) -> Result<Value, String> {
+fn unary(req: &Req, op: impl Fn(&Layout) -> hlayout::Result<Layout>) -> Result<Value, String> {
     let r = op(&layout_arg(req, "layout")?).map_err(|e| e.to_string())?;
     Ok(json!({ "layout": r.to_string() }))
 }
@@ -108,7 +108,7 @@ fn unary(req: &Req, op: impl Fn(&Layout) -> crate::Result<Layout>) -> Result<Val
 /// An op on fields `a` and `b` answering `{"layout": R}` or `{"error": ...}`.
 fn binary(
     req: &Req,
-    op: impl Fn(&Layout, &Layout) -> crate::Result<Layout>,
+    op: impl Fn(&Layout, &Layout) -> hlayout::Result<Layout>,
 ) -> Result<Value, String> {
     let (a, b) = (layout_arg(req, "a")?, layout_arg(req, "b")?);
     let r = op(&a, &b).map_err(|e| e.to_string())?;
@@ -207,8 +207,8 @@ fn merge(req: &Req) -> Result<Value, String> {
             .ok_or_else(|| format!("missing view field '{field}'"))?;
         view_from_json(v, field)
     };
-    let merged = crate::merge::merge(&view("first")?, &view("second")?)
-        .map_err(|e| format!("merge: {e}"))?;
+    let merged =
+        hlayout::merge(&view("first")?, &view("second")?).map_err(|e| format!("merge: {e}"))?;
     Ok(json!({ "merged": merged.as_ref().map(view_to_json) }))
 }
 

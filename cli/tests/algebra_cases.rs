@@ -2,13 +2,15 @@
 //! `batch::respond`, checking every answer as a function (evaluation at every
 //! index), never by comparing text.
 
+use crate::common;
 use hlayout::algebra::ComposePath;
 use hlayout::coord::is_coarsening;
-use hlayout::{batch, Layout};
+use hlayout::Layout;
+use hlayout_cli::batch;
 use serde_json::Value;
 
 fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/../shared/cases/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = common::data(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     match serde_json::from_str(&text) {
         Ok(Value::Array(records)) => records,

@@ -7,7 +7,7 @@ const USAGE: &str = "usage:
   hlayout show LAYOUT     print a layout, its size/cosize, coalesced form,
                           flatten report and offset grid, e.g.
                           hlayout show \"(2,(2,2)):(2,(1,4))\"
-  hlayout batch           answer JSON Lines requests on stdin (see batch-protocol.md)";
+  hlayout batch           answer JSON Lines requests on stdin (see docs/batch-protocol.md)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         ["batch"] => {
             let stdin = io::stdin().lock();
             let stdout = BufWriter::new(io::stdout().lock());
-            match hlayout::batch::run(stdin, stdout) {
+            match hlayout_cli::batch::run(stdin, stdout) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("hlayout batch: {e}");
@@ -30,7 +30,7 @@ fn main() -> ExitCode {
         }
         ["show", text] => match text.parse::<hlayout::Layout>() {
             Ok(l) => {
-                print!("{}", hlayout::show::report(&l));
+                print!("{}", hlayout_cli::show::report(&l));
                 ExitCode::SUCCESS
             }
             Err(e) => {

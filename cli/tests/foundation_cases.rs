@@ -2,14 +2,15 @@
 //! (`eval`, `coalesce`, `flatten`) through `hlayout batch`'s protocol handler,
 //! checking answers as functions against the definition.
 
-mod common;
+use crate::common;
 
 use common::reference_offsets;
-use hlayout::{batch, Layout};
+use hlayout::Layout;
+use hlayout_cli::batch;
 use serde_json::Value;
 
 fn records(file: &str) -> Vec<Value> {
-    let path = format!("../shared/cases/{file}");
+    let path = common::data(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
     match serde_json::from_str(&text).expect("case file is JSON") {
         Value::Array(v) => v,
@@ -108,7 +109,7 @@ fn eval_and_flatten_on_suite_layouts() {
 /// The W1 workload's recorded checksum and first values (CuTe text mirrored).
 #[test]
 fn bench_workload_w1_matches_recording() {
-    let text = std::fs::read_to_string("../shared/cases/bench_workloads.json").unwrap();
+    let text = common::read_data("bench_workloads.json");
     let w: Value = serde_json::from_str(&text).unwrap();
     let l: Layout = w["W1"]["layout"]["row"].as_str().unwrap().parse().unwrap();
     let cute = Layout::flat(&[16, 2, 8, 4], &[2, 32, 1, 64]).unwrap();

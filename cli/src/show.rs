@@ -6,14 +6,14 @@
 //!
 //! ```
 //! let l: hlayout::Layout = "(2,(2,2)):(2,(1,4))".parse().unwrap();
-//! let text = hlayout::show::report(&l);
+//! let text = hlayout_cli::show::report(&l);
 //! assert!(text.contains("size 8, cosize 8"));
 //! assert!(text.contains("0 | 0 4 1 5"));
 //! ```
 
 use std::fmt::Write;
 
-use crate::layout::Layout;
+use hlayout::Layout;
 
 /// Largest grid printed in full; bigger layouts print their first rows only.
 pub const MAX_GRID_CELLS: i64 = 4096;
@@ -22,7 +22,7 @@ pub const MAX_GRID_CELLS: i64 = 4096;
 ///
 /// ```
 /// let l: hlayout::Layout = "(2,3):(1,2)".parse().unwrap();
-/// let text = hlayout::show::report(&l);
+/// let text = hlayout_cli::show::report(&l);
 /// assert!(text.starts_with("layout   (2,3):(1,2)\n"));
 /// ```
 pub fn report(l: &Layout) -> String {
@@ -58,7 +58,7 @@ pub fn report(l: &Layout) -> String {
 ///
 /// ```
 /// let l: hlayout::Layout = "(2,3):(1,2)".parse().unwrap();
-/// assert_eq!(hlayout::show::grid(&l), "    0 1 2\n  +------\n0 | 0 2 4\n1 | 1 3 5\n");
+/// assert_eq!(hlayout_cli::show::grid(&l), "    0 1 2\n  +------\n0 | 0 2 4\n1 | 1 3 5\n");
 /// ```
 pub fn grid(l: &Layout) -> String {
     let rows = if l.rank() >= 2 {

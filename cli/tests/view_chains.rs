@@ -1,12 +1,12 @@
 //! Replays the movement-op chains recorded from tinygrad 0.10.3
-//! (`shared/cases/tinygrad_chains.json`) through `hlayout batch`.
+//! (`tests/data/tinygrad_chains.json`) through `hlayout batch`.
 
-use hlayout::batch;
+use crate::common;
+use hlayout_cli::batch;
 use serde_json::Value;
 
 fn chains() -> Vec<Value> {
-    let text =
-        std::fs::read_to_string("../shared/cases/tinygrad_chains.json").expect("read chains");
+    let text = common::read_data("tinygrad_chains.json");
     serde_json::from_str::<Vec<Value>>(&text).expect("chains are a JSON array")
 }
 

@@ -1,9 +1,9 @@
-//! Replays `shared/cases/merge_pairs.json` and `merge_random.json` through the
+//! Replays `tests/data/merge_pairs.json` and `merge_random.json` through the
 //! library and through `hlayout batch`: existence must match exactly, and a merged
 //! view must reproduce the composed map (offsets and validity) at every element.
 #![allow(clippy::unwrap_used)] // a failing test may panic
 
-mod common;
+use crate::common;
 
 use common::{composed, eval_all, view};
 use serde_json::Value;
@@ -48,7 +48,7 @@ fn replay(path: &str) -> usize {
         }
 
         let reply: Value =
-            serde_json::from_str(&hlayout::batch::respond(&req.to_string())).unwrap();
+            serde_json::from_str(&hlayout_cli::batch::respond(&req.to_string())).unwrap();
         let merged = reply
             .get("merged")
             .unwrap_or_else(|| panic!("{id}: {reply}"));
@@ -72,10 +72,10 @@ fn replay(path: &str) -> usize {
 
 #[test]
 fn merge_pairs_replay() {
-    assert_eq!(replay("../shared/cases/merge_pairs.json"), 262);
+    assert_eq!(replay(&common::data("merge_pairs.json")), 262);
 }
 
 #[test]
 fn merge_random_replay() {
-    assert_eq!(replay("../shared/cases/merge_random.json"), 1500);
+    assert_eq!(replay(&common::data("merge_random.json")), 1500);
 }

@@ -1,0 +1,13 @@
+//! The command line crate's test suite, one binary: the `hlayout` program over
+//! real pipes, and every reference data file (`tests/data/`) replayed through
+//! the batch protocol and the library, each answer checked as a function.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+mod algebra_cases;
+mod cli;
+mod foundation_cases;
+mod merge_cases;
+mod protocol;
+mod view_chains;

@@ -1,0 +1,16 @@
+//! The library's test suite, one binary (it links once): property tests that
+//! check every result as a function at every index, named edge cases, and the
+//! allocation-free hot paths. The reference data replays that go through the
+//! batch protocol live in `cli/tests/`.
+
+mod common;
+
+mod algebra_props;
+mod edge_cases;
+mod layout_props;
+mod merge_props;
+mod no_alloc;
+mod stream_props;
+mod view_cases;
+mod view_props;
+mod views_agree;
