@@ -2,7 +2,7 @@
 //! random layouts, a brute-force existence oracle for composition, and the
 //! named CuTe cases of issue 3 (mirrored into row-major order with `rev`).
 
-use hlayout::coord::is_coarsening;
+use hlayout::tuple::is_coarsening;
 use hlayout::{Error, IntTuple, Layout};
 use proptest::prelude::*;
 

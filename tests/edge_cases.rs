@@ -1,6 +1,6 @@
 //! Named edge cases of the foundation. Each opens with its invariant and witness.
 
-use hlayout::coord::{crd2idx, idx2crd};
+use hlayout::tuple::{crd2idx, idx2crd};
 use hlayout::{Error, IntTuple, Layout, MAX_DEPTH};
 
 fn l(text: &str) -> Layout {

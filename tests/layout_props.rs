@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{digits, layout, reference_eval, reference_offsets, shape_tree};
-use hlayout::coord::{coarsenings, common_refinement, crd2crd, crd2idx, idx2crd, is_coarsening};
+use hlayout::tuple::{coarsenings, common_refinement, crd2crd, crd2idx, idx2crd, is_coarsening};
 use hlayout::{IntTuple, Layout};
 use proptest::prelude::*;
 

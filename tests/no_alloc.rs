@@ -4,7 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::cell::Cell;
 
-use hlayout::coord::{crd2idx, idx2crd};
+use hlayout::tuple::{crd2idx, idx2crd};
 use hlayout::{IntTuple, Layout, ViewStack};
 
 struct Counting;

@@ -4,7 +4,7 @@
 
 use crate::common;
 use hlayout::algebra::ComposePath;
-use hlayout::coord::is_coarsening;
+use hlayout::tuple::is_coarsening;
 use hlayout::Layout;
 use hlayout_cli::batch;
 use serde_json::Value;

@@ -14,8 +14,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::int_tuple::{Builder, Profile, Tok, TupleRef};
 use crate::layout::{Layout, Leaves};
+use crate::tuple::{Builder, Profile, Tok, TupleRef};
 
 impl Layout {
     /// The same function with the fewest leaves (flat, or an integer layout).
@@ -56,7 +56,7 @@ impl Layout {
     /// assert_eq!(l.coalesce_by(&"(1,1)".parse().unwrap()).unwrap().to_string(), "(6,20):(1,1)");
     /// assert_eq!(l.coalesce_by(&"(1)".parse().unwrap()).unwrap().to_string(), "((2,3),20):((3,1),1)");
     /// ```
-    pub fn coalesce_by(&self, profile: &crate::IntTuple) -> Result<Layout> {
+    pub fn coalesce_by(&self, profile: &crate::tuple::IntTuple) -> Result<Layout> {
         let mut b = LayoutBuilder::default();
         by_profile(self, profile.as_ref(), &mut b)?;
         b.finish()

@@ -22,8 +22,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{self, Error, Result};
-use crate::int_tuple::Profile;
 use crate::layout::{Layout, Leaves};
+use crate::tuple::Profile;
 
 impl Layout {
     /// The complement of `self` up to `cotarget`: the ordered layout `R` filling

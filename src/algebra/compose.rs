@@ -33,8 +33,8 @@ use smallvec::SmallVec;
 
 use crate::algebra::coalesce::LayoutBuilder;
 use crate::error::{self, Error, Result};
-use crate::int_tuple::{check_depth, IntTuple, Profile, Tok};
 use crate::layout::{Layout, Leaves};
+use crate::tuple::{check_depth, IntTuple, Profile, Tok};
 
 /// Leaves as `(extent, stride)` pairs, fastest first.
 pub(crate) type Pairs = SmallVec<[(i64, i64); 8]>;
@@ -438,7 +438,7 @@ fn compose_fast(a: &Layout, b: &Layout, out: &mut Inline) -> Option<Result<()>> 
 }
 
 /// R under construction on the stack: at most 8 leaves and 24 brackets, so
-/// its depth is at most 12, below [`crate::int_tuple::MAX_DEPTH`].
+/// its depth is at most 12, below [`crate::tuple::MAX_DEPTH`].
 struct Inline {
     /// Starts as all leaves: only the brackets are written.
     toks: [Tok; 24],

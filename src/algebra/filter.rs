@@ -6,8 +6,8 @@
 
 use smallvec::SmallVec;
 
-use crate::int_tuple::Profile;
 use crate::layout::Layout;
+use crate::tuple::Profile;
 
 impl Layout {
     /// Drops stride-0 and extent-1 leaves, then coalesces.

@@ -26,8 +26,8 @@ use smallvec::SmallVec;
 use crate::algebra::complement::{complement_layout, flat_layout, push_coalesced};
 use crate::algebra::inverse_search::{search_left_inverse, Found};
 use crate::error::{Error, Result};
-use crate::int_tuple::Profile;
 use crate::layout::{Layout, Leaves};
+use crate::tuple::Profile;
 
 impl Layout {
     /// The right inverse: `L(R(i)) = i` for every `i < size(R)`, R as large as

@@ -31,8 +31,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::int_tuple::Profile;
 use crate::layout::{Layout, Leaves};
+use crate::tuple::Profile;
 
 use super::complement::push_coalesced;
 

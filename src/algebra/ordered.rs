@@ -8,8 +8,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{self, Error, Result};
-use crate::int_tuple::IntTuple;
 use crate::layout::{Layout, Leaves};
+use crate::tuple::IntTuple;
 
 impl Layout {
     /// The compact layout of `shape` whose leaves are strided in `order`.

@@ -15,8 +15,8 @@ use crate::algebra::coalesce::LayoutBuilder;
 use crate::algebra::divide::{by_mode, pair, unzip, Gather};
 use crate::algebra::Tiler;
 use crate::error::{self, Result};
-use crate::int_tuple::Tok;
 use crate::layout::Layout;
+use crate::tuple::Tok;
 
 impl Layout {
     /// `(complement(A, size(A)·cosize(B)) ∘ B, A)`.
@@ -115,7 +115,7 @@ impl Layout {
 /// integer layout is one mode).
 fn padded_modes(l: &Layout, r: usize) -> Vec<Layout> {
     let unit = Layout::from_trusted(
-        crate::int_tuple::Profile::leaf(),
+        crate::tuple::Profile::leaf(),
         smallvec::smallvec![1],
         smallvec::smallvec![0],
     );

@@ -19,7 +19,8 @@
 use super::grid::dot;
 use super::grid::Grid;
 use super::identity::{Boundary, Radix};
-use super::{div_floor, mod_floor, narrow, Ints};
+use crate::num::floor::{div_floor, mod_floor, narrow};
+use crate::num::Ints;
 
 /// `⌊x(i)/Q⌋` minus its affine part: `h(i) = ⌊(rem + ⟨rot, i⟩)/modulus⌋`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,7 +217,7 @@ pub(crate) fn witness(groups: &[Group], grid: &Grid) -> bool {
 #[allow(clippy::unwrap_used)] // a failing test may panic
 mod tests {
     use super::*;
-    use crate::FlatView;
+    use crate::layout::FlatView;
 
     fn radix(shape: &[i64], strides: &[i64]) -> Radix {
         Radix::new(&FlatView::new(shape.to_vec(), strides.to_vec(), 0, None).unwrap()).unwrap()

@@ -10,9 +10,9 @@
 
 use smallvec::SmallVec;
 
-use super::Ints;
 use crate::error::{Error, Result};
-use crate::flat_view::FlatView;
+use crate::layout::FlatView;
+use crate::num::Ints;
 
 /// `x(i) = offset + Σ stride_q·i_q` for `0 <= i < ext`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,8 +19,8 @@
 
 use smallvec::SmallVec;
 
-use super::{div_floor, mod_floor};
-use crate::flat_view::FlatView;
+use crate::layout::FlatView;
+use crate::num::floor::{div_floor, mod_floor};
 
 /// A boundary between digits `l` and `l+1` whose defect is not zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -30,7 +30,9 @@ use super::identity::{Constraint, Radix};
 use smallvec::SmallVec;
 
 use super::grid::dot;
-use super::{ceil_div, div_floor, narrow, Ints, MaskRule};
+use super::MaskRule;
+use crate::num::floor::{ceil_div, div_floor, narrow};
+use crate::num::Ints;
 
 /// Most stripe choices tried before giving up on step 2.
 pub(crate) const MAX_STRIPE_CHOICES: i128 = 64;
@@ -416,7 +418,7 @@ fn enumerate(radix: &Radix, grid: &Grid, region: &Region) -> Valid {
 #[allow(clippy::unwrap_used)] // a failing test may panic
 mod tests {
     use super::*;
-    use crate::FlatView;
+    use crate::layout::FlatView;
 
     fn setup(
         first: (&[i64], Vec<(i64, i64)>),

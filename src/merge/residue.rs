@@ -16,7 +16,7 @@ use num_integer::Integer;
 
 use super::crossing::{defect_sum, Group};
 use super::grid::Grid;
-use super::{div_floor, mod_floor};
+use crate::num::floor::{div_floor, mod_floor};
 
 /// Largest `Q*` for which residue sets are allocated.
 const MAX_RESIDUE_MODULUS: i128 = 1 << 26;

@@ -23,9 +23,9 @@
 
 use num_integer::Integer;
 
-use super::ceil_div;
 use super::crossing::Group;
 use super::grid::Grid;
+use crate::num::floor::ceil_div;
 
 /// What the one-mode decision found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use std::fmt;
 
 use super::View;
 use crate::algebra::coalesce_leaves;
-use crate::flat_view::FlatView;
+use crate::layout::FlatView;
 
 /// Why a view is not one tinygrad-form view.
 ///

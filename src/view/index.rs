@@ -12,7 +12,7 @@ use std::ops::Range;
 use smallvec::SmallVec;
 
 use super::{View, Window};
-use crate::evaluator::Divisor;
+use crate::num::Divisor;
 
 /// Sizes and radices must stay below this for the reciprocals to be exact.
 const LIMIT: i64 = 1 << 32;

@@ -50,9 +50,9 @@ use std::ops::Range;
 use smallvec::SmallVec;
 
 use crate::error::{self, Error, Result};
-use crate::flat_view::FlatView;
-use crate::int_tuple::Profile;
+use crate::layout::FlatView;
 use crate::layout::{Layout, Leaves};
+use crate::tuple::Profile;
 pub use constraint::Constraint;
 pub use flatten::ViewFlattenReport;
 pub use stack::ViewStack;
@@ -505,7 +505,7 @@ impl View {
         if self.rank() == 1 && self.ext.len() == 1 {
             return Layout::from_trusted(Profile::leaf(), self.ext.clone(), self.stride.clone());
         }
-        let mut toks = crate::int_tuple::Builder::default();
+        let mut toks = crate::tuple::Builder::default();
         toks.open();
         for r in self.dim_ranges() {
             if r.len() > 1 {

@@ -30,7 +30,7 @@ use smallvec::SmallVec;
 use super::index::IndexEvaluator;
 use super::{Builder, View};
 use crate::error::Result;
-use crate::flat_view::FlatView;
+use crate::layout::FlatView;
 use crate::layout::Leaves;
 
 /// Largest upper view (in elements) whose merge is decided by evaluation

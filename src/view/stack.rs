@@ -106,7 +106,7 @@ impl ViewStack {
     /// let m: hlayout::Layout = "(2,(1,3,4)):(12,(5,4,1))".parse().unwrap();
     /// assert_eq!(hlayout::ViewStack::from_layout(&m).to_string(), "(2,12):(12,1)");
     /// ```
-    pub fn from_layout(layout: &crate::Layout) -> ViewStack {
+    pub fn from_layout(layout: &crate::layout::Layout) -> ViewStack {
         let mut view = View::from_layout(layout, 0);
         // Cannot fail: a valid layout's span fits i64 and there are no
         // constraints or windows; keep the verbatim view if it ever did.

@@ -15,7 +15,7 @@
 use smallvec::SmallVec;
 
 use super::View;
-use crate::offsets::Offsets;
+use crate::layout::Offsets;
 
 /// Iterator over a view's elements: `Some(offset)` or `None` where invalid.
 ///

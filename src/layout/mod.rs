@@ -1,4 +1,8 @@
-//! [`Layout`]: a nested shape and a congruent stride, `SHAPE:STRIDE`.
+//! [`Layout`]: a nested shape and a congruent stride, `SHAPE:STRIDE`, and
+//! what reads a layout as a function: fast repeated evaluation
+//! ([`Evaluator`]), division-free offset streams ([`Offsets`]), CuTe text
+//! interop ([`Layout::from_cute`]), and flattening to tinygrad's plain view
+//! ([`FlatView`], [`Layout::flatten`] with its [`FlattenReport`]).
 //!
 //! A layout is a function from indices to offsets. Index `i` is unravelled
 //! row-major over the shape's leaves, digits taken from the last leaf towards the
@@ -10,7 +14,7 @@
 //! ```
 //!
 //! The same function can be evaluated at a natural coordinate or at any coarser
-//! coordinate of the shape's family ([`Layout::eval_crd`]); see [`crate::coord`].
+//! coordinate of the shape's family ([`Layout::eval_crd`]); see [`crate::tuple::coord`].
 //!
 //! Construction validates once (congruence, extents >= 1, nesting depth, and
 //! that the size and the span of offsets fit `i64`), so in-domain evaluation
@@ -30,13 +34,22 @@ use std::str::FromStr;
 
 use smallvec::SmallVec;
 
-use crate::coord;
-use crate::error::{self, Error, Result};
-use crate::int_tuple::{check_depth, mode_spans, write_nested, IntTuple, Profile, TupleRef};
-use crate::offsets::Offsets;
+mod cute;
+mod evaluator;
+pub mod flat_view;
+pub mod flatten;
+mod notation;
+pub mod offsets;
 
-/// Leaves stored inline (no heap) up to this many.
-pub(crate) type Leaves = SmallVec<[i64; 8]>;
+use crate::error::{self, Error, Result};
+use crate::tuple::coord;
+use crate::tuple::{check_depth, mode_spans, write_nested, IntTuple, Profile, TupleRef};
+pub use evaluator::Evaluator;
+pub use flat_view::FlatView;
+pub use flatten::{FlattenReport, ModeObstruction};
+pub use offsets::Offsets;
+
+pub(crate) use crate::num::Ints as Leaves;
 
 /// A hierarchical layout: nested shape and congruent nested stride.
 ///
@@ -418,7 +431,7 @@ impl Layout {
         error::add(acc, head, "layout offset past the domain")
     }
 
-    /// `L` at a coordinate of any member of the shape's family (see [`crate::coord`]).
+    /// `L` at a coordinate of any member of the shape's family (see [`crate::tuple::coord`]).
     ///
     /// # Errors
     /// The errors of [`coord::crd2idx`]: the coordinate must be compatible and in range.
@@ -462,8 +475,8 @@ impl fmt::Display for Layout {
 impl FromStr for Layout {
     type Err = Error;
 
-    /// Parses `SHAPE:STRIDE`; see [`crate::notation`].
+    /// Parses `SHAPE:STRIDE` (grammar in [`crate::tuple`]).
     fn from_str(text: &str) -> Result<Layout> {
-        crate::notation::parse_layout(text)
+        notation::parse_layout(text)
     }
 }

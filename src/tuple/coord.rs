@@ -14,7 +14,7 @@
 //! - [`common_refinement`]: the finest split two shapes of equal size agree on.
 //!
 //! ```
-//! use hlayout::{coord, IntTuple};
+//! use hlayout::{tuple::coord, IntTuple};
 //! let s: IntTuple = "(2,(2,2))".parse().unwrap();
 //! assert_eq!(coord::crd2idx(&"(1,(1,0))".parse().unwrap(), &s).unwrap(), 6);
 //! assert_eq!(coord::idx2crd(6, &s).unwrap().to_string(), "(1,(1,0))");
@@ -22,8 +22,8 @@
 
 use smallvec::SmallVec;
 
+use super::int_tuple::{Builder, IntTuple, TupleRef};
 use crate::error::{Error, Result};
-use crate::int_tuple::{Builder, IntTuple, TupleRef};
 
 /// The row-major linear index of `crd` in `shape`.
 ///
@@ -36,7 +36,7 @@ use crate::int_tuple::{Builder, IntTuple, TupleRef};
 /// `shape`'s; [`Error::OutOfDomain`] when a component is out of range.
 ///
 /// ```
-/// use hlayout::{coord::crd2idx, IntTuple};
+/// use hlayout::{tuple::crd2idx, IntTuple};
 /// let s: IntTuple = "(2,(2,2))".parse().unwrap();
 /// for (c, i) in [("(1,(1,0))", 6), ("(1,2)", 6), ("6", 6), ("(0,(0,1))", 1)] {
 ///     assert_eq!(crd2idx(&c.parse().unwrap(), &s).unwrap(), i);
@@ -95,7 +95,7 @@ fn index_of(crd: TupleRef<'_>, shape: TupleRef<'_>) -> std::result::Result<i64, 
 /// when the size of `shape` leaves `i64`.
 ///
 /// ```
-/// use hlayout::{coord::idx2crd, IntTuple};
+/// use hlayout::{tuple::idx2crd, IntTuple};
 /// let s: IntTuple = "(2,(2,2))".parse().unwrap();
 /// assert_eq!(idx2crd(5, &s).unwrap().to_string(), "(1,(0,1))");
 /// assert_eq!(idx2crd(5, &"(2,4)".parse().unwrap()).unwrap().to_string(), "(1,1)");
@@ -126,7 +126,7 @@ pub fn idx2crd(idx: i64, shape: &IntTuple) -> Result<IntTuple> {
 /// [`Error::SizeMismatch`] when the sizes differ, and the errors of [`crd2idx`].
 ///
 /// ```
-/// use hlayout::{coord::crd2crd, IntTuple};
+/// use hlayout::{tuple::crd2crd, IntTuple};
 /// let fine: IntTuple = "(2,(2,2))".parse().unwrap();
 /// let coarse: IntTuple = "(2,4)".parse().unwrap();
 /// let c = crd2crd(&"(1,3)".parse().unwrap(), &coarse, &fine).unwrap();
@@ -148,7 +148,7 @@ pub fn crd2crd(crd: &IntTuple, from: &IntTuple, to: &IntTuple) -> Result<IntTupl
 /// collapsed into their size (CuTe's `compatible`). O(leaves).
 ///
 /// ```
-/// use hlayout::{coord::is_coarsening, IntTuple};
+/// use hlayout::{tuple::is_coarsening, IntTuple};
 /// let s: IntTuple = "(2,(2,2))".parse().unwrap();
 /// for p in ["8", "(2,4)", "(2,(2,2))"] {
 ///     assert!(is_coarsening(&p.parse().unwrap(), &s));
@@ -181,7 +181,7 @@ pub(crate) fn coarsens(coarse: TupleRef<'_>, fine: TupleRef<'_>) -> bool {
 /// [`Error::Overflow`] when a subtree's size leaves `i64`.
 ///
 /// ```
-/// use hlayout::{coord::coarsenings, IntTuple};
+/// use hlayout::{tuple::coarsenings, IntTuple};
 /// let family = coarsenings(&"(2,(2,2))".parse().unwrap()).unwrap();
 /// let texts: Vec<String> = family.iter().map(|t| t.to_string()).collect();
 /// assert_eq!(texts, ["(2,(2,2))", "(2,4)", "8"]);
@@ -236,7 +236,7 @@ fn family(shape: TupleRef<'_>) -> Result<Vec<IntTuple>> {
 /// when two leaf extents being matched do not divide each other.
 ///
 /// ```
-/// use hlayout::{coord::common_refinement, IntTuple};
+/// use hlayout::{tuple::common_refinement, IntTuple};
 /// let a: IntTuple = "(2,12)".parse().unwrap();
 /// let b: IntTuple = "(4,6)".parse().unwrap();
 /// let (ra, rb) = common_refinement(&a, &b).unwrap();
@@ -299,7 +299,7 @@ pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<(IntTuple, IntTup
 
 /// Replaces leaf k of `shape` by its `parts[k]` refined leaves (a tuple unless exactly one).
 fn nest_over(shape: &IntTuple, parts: &[usize], refined: &[i64]) -> IntTuple {
-    use crate::int_tuple::Tok;
+    use crate::tuple::Tok;
     let mut b = Builder::default();
     let (mut k, mut next) = (0usize, 0usize);
     for t in shape.profile().toks() {

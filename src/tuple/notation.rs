@@ -1,4 +1,4 @@
-//! The text form: `SHAPE:STRIDE` with nested tuples.
+//! The text form of nested tuples, and the parser the layout notation builds on.
 //!
 //! Grammar (spaces allowed between tokens):
 //!
@@ -12,41 +12,36 @@
 //! Errors carry the byte position and what was expected there.
 //!
 //! ```
-//! use hlayout::Layout;
-//! let l: Layout = "(2, (2,2)) : (2,(1,4))".parse().unwrap();
-//! assert_eq!(l.to_string(), "(2,(2,2)):(2,(1,4))");
-//! let err = "(2,(2,2):(2,(1,4))".parse::<Layout>().unwrap_err();
-//! assert_eq!(err.to_string(), "parse error at byte 8: expected ',' or ')', found ':'");
+//! use hlayout::IntTuple;
+//! let t: IntTuple = "(2, (3,-4))".parse().unwrap();
+//! assert_eq!(t.to_string(), "(2,(3,-4))");
+//! let err = "(2,(3,4)".parse::<IntTuple>().unwrap_err();
+//! assert_eq!(err.to_string(), "parse error at byte 8: expected ',' or ')', found end of input");
 //! ```
 
+use super::int_tuple::{check_depth, Builder, IntTuple};
 use crate::error::{Error, Result};
-use crate::int_tuple::{check_depth, Builder, IntTuple};
-use crate::layout::Layout;
 
 /// Parses a nested integer tuple such as `(2,(3,4))` or `7`.
 pub(crate) fn parse_tuple(text: &str) -> Result<IntTuple> {
-    let mut p = Parser { text, pos: 0 };
+    let mut p = Parser::new(text);
     let t = p.tuple()?;
     p.end()?;
     Ok(t)
 }
 
-/// Parses `SHAPE:STRIDE`.
-pub(crate) fn parse_layout(text: &str) -> Result<Layout> {
-    let mut p = Parser { text, pos: 0 };
-    let shape = p.tuple()?;
-    p.expect(':', "':' between shape and stride")?;
-    let stride = p.tuple()?;
-    p.end()?;
-    Layout::new(shape, stride)
-}
-
-struct Parser<'a> {
+/// A cursor over notation text; [`crate::layout`] reuses it for `SHAPE:STRIDE`.
+pub(crate) struct Parser<'a> {
     text: &'a str,
     pos: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    /// A parser at the start of `text`.
+    pub(crate) fn new(text: &'a str) -> Parser<'a> {
+        Parser { text, pos: 0 }
+    }
+
     fn peek(&mut self) -> Option<char> {
         let rest = &self.text[self.pos..];
         let trimmed = rest.trim_start();
@@ -63,7 +58,7 @@ impl Parser<'_> {
         })
     }
 
-    fn expect(&mut self, c: char, expected: &'static str) -> Result<()> {
+    pub(crate) fn expect(&mut self, c: char, expected: &'static str) -> Result<()> {
         if self.peek() == Some(c) {
             self.pos += 1;
             Ok(())
@@ -72,7 +67,7 @@ impl Parser<'_> {
         }
     }
 
-    fn end(&mut self) -> Result<()> {
+    pub(crate) fn end(&mut self) -> Result<()> {
         match self.peek() {
             None => Ok(()),
             Some(_) => self.fail("end of input"),
@@ -80,7 +75,7 @@ impl Parser<'_> {
     }
 
     /// One tuple, iteratively (no recursion, so no input can exhaust the stack).
-    fn tuple(&mut self) -> Result<IntTuple> {
+    pub(crate) fn tuple(&mut self) -> Result<IntTuple> {
         let mut b = Builder::default();
         let mut depth = 0usize;
         loop {

@@ -18,36 +18,12 @@
 
 use smallvec::SmallVec;
 
+use super::Layout;
 use crate::error::Result;
-use crate::layout::Layout;
+use crate::num::Divisor;
 
 /// Most leaves (after the slowest) the fast path handles.
 const MAX_INNER: usize = 7;
-
-/// A divisor with its Lemire multiplier, exact for 32-bit numerators.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Divisor {
-    d: u64,
-    magic: u64,
-}
-
-impl Divisor {
-    /// `d` in `2..2^32`.
-    pub(crate) fn new(d: u64) -> Divisor {
-        debug_assert!((2..1 << 32).contains(&d));
-        Divisor {
-            d,
-            magic: u64::MAX / d + 1,
-        }
-    }
-
-    /// `(n / d, n % d)` for `n < 2^32`.
-    #[inline]
-    pub(crate) fn div_rem(self, n: u64) -> (u64, u64) {
-        let q = ((u128::from(self.magic) * u128::from(n)) >> 64) as u64;
-        (q, n - q * self.d)
-    }
-}
 
 /// A layout prepared for fast evaluation by multiply-high reciprocals (see [`Layout::evaluator`]).
 ///
@@ -86,7 +62,7 @@ impl Layout {
             .map(|(&s, &d)| (s, d))
             .collect();
         let small = self.size() <= 1 << 32 && kept.len() <= MAX_INNER + 1;
-        let mut inner = [(Divisor { d: 1, magic: 0 }, 0i64); MAX_INNER];
+        let mut inner = [(Divisor::UNUSED, 0i64); MAX_INNER];
         let (head, len) = match kept.split_first() {
             Some((&(_, d0), rest)) if small => {
                 for (slot, &(s, d)) in inner.iter_mut().zip(rest.iter().rev()) {

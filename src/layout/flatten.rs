@@ -19,8 +19,7 @@
 
 use std::fmt;
 
-use crate::flat_view::FlatView;
-use crate::layout::Layout;
+use super::{FlatView, Layout};
 
 /// Why a layout is not one flat view: the modes that keep several leaves.
 ///

@@ -124,7 +124,7 @@ impl fmt::Display for Profile {
 
 /// A nested tuple of integers, e.g. `(2,(3,4))`, or a single integer.
 ///
-/// See the [module documentation](self) for the representation.
+/// See the [module documentation](crate::tuple) for the representation.
 ///
 /// ```
 /// use hlayout::IntTuple;
@@ -554,7 +554,7 @@ impl FromStr for IntTuple {
 
     /// Parses `7`, `()`, `(2,3)`, `(2,(3,4))`; spaces are allowed between items.
     fn from_str(text: &str) -> Result<IntTuple> {
-        crate::notation::parse_tuple(text)
+        super::notation::parse_tuple(text)
     }
 }
 

@@ -16,9 +16,9 @@
 
 use smallvec::SmallVec;
 
+use super::Layout;
 use crate::error::Result;
-use crate::int_tuple::{Profile, Tok};
-use crate::layout::Layout;
+use crate::tuple::{Profile, Tok};
 
 impl Layout {
     /// Parses CuTe's colexicographic text (`SHAPE:STRIDE`) into the same function, row-major.
