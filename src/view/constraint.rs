@@ -27,9 +27,9 @@ use crate::error::{self, Result};
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Constraint {
-    pub(crate) coeffs: SmallVec<[i64; 8]>,
-    pub(crate) lo: i64,
-    pub(crate) hi: i64,
+    pub(super) coeffs: SmallVec<[i64; 8]>,
+    pub(super) lo: i64,
+    pub(super) hi: i64,
 }
 
 impl Constraint {

@@ -35,7 +35,10 @@
 //! # Ok::<(), hlayout::Error>(())
 //! ```
 
+mod builder;
+mod canonical;
 pub mod constraint;
+mod eval;
 mod flatten;
 mod index;
 mod ops;
@@ -51,15 +54,14 @@ use smallvec::SmallVec;
 
 use crate::error::{self, Error, Result};
 use crate::layout::FlatView;
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::Profile;
+pub(crate) use builder::Builder;
 pub use constraint::Constraint;
 pub use flatten::ViewFlattenReport;
 pub use stack::ViewStack;
 pub use stream::ViewOffsets;
-
-/// Constraint coefficients, leaf-major: leaf `k`'s are `[k·C, (k+1)·C)`.
-pub(crate) type Coeffs = SmallVec<[i64; 8]>;
 
 /// A dimension reading `[start, start + extent)` of its leaves' row-major
 /// index, valid where that index lies in `[lo, hi)`.
@@ -82,10 +84,10 @@ pub(crate) type Coeffs = SmallVec<[i64; 8]>;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Window {
-    pub(crate) extent: i64,
-    pub(crate) start: i64,
-    pub(crate) lo: i64,
-    pub(crate) hi: i64,
+    extent: i64,
+    start: i64,
+    lo: i64,
+    hi: i64,
 }
 
 impl Window {
@@ -144,18 +146,18 @@ impl Window {
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct View {
     /// Leaf extents, row-major (dimension by dimension, slowest leaf first).
-    pub(crate) ext: Leaves,
+    ext: Ints,
     /// Leaf strides.
-    pub(crate) stride: Leaves,
+    stride: Ints,
     /// Number of leaves of each dimension (at least 1).
-    pub(crate) dim_len: SmallVec<[u32; 8]>,
+    dim_len: SmallVec<[u32; 8]>,
     /// The windowed dimensions, by index, ascending.
-    pub(crate) windows: SmallVec<[(usize, Window); 1]>,
+    windows: SmallVec<[(usize, Window); 1]>,
     /// Constraint coefficients, leaf-major.
-    pub(crate) coeffs: Coeffs,
+    coeffs: Ints,
     /// `[lo, hi)` of each constraint.
-    pub(crate) bounds: SmallVec<[(i64, i64); 2]>,
-    pub(crate) offset: i64,
+    bounds: SmallVec<[(i64, i64); 2]>,
+    offset: i64,
 }
 
 impl Clone for View {
@@ -170,89 +172,6 @@ impl Clone for View {
             bounds: SmallVec::from_slice(&self.bounds),
             offset: self.offset,
         }
-    }
-}
-
-/// Builds a view dimension by dimension, leaf by leaf.
-pub(crate) struct Builder {
-    view: View,
-    open: u32,
-}
-
-impl Builder {
-    /// An empty view with these constraint bounds and offset.
-    #[inline]
-    pub(crate) fn new(bounds: SmallVec<[(i64, i64); 2]>, offset: i64) -> Builder {
-        Builder {
-            view: View {
-                ext: Leaves::new(),
-                stride: Leaves::new(),
-                dim_len: SmallVec::new(),
-                windows: SmallVec::new(),
-                coeffs: Coeffs::new(),
-                bounds,
-                offset,
-            },
-            open: 0,
-        }
-    }
-
-    /// Appends a leaf to the current dimension; `coeffs` yields one value per constraint.
-    #[inline]
-    pub(crate) fn leaf(&mut self, extent: i64, stride: i64, coeffs: impl IntoIterator<Item = i64>) {
-        self.view.ext.push(extent);
-        self.view.stride.push(stride);
-        if !self.view.bounds.is_empty() {
-            let before = self.view.coeffs.len();
-            self.view.coeffs.extend(coeffs);
-            debug_assert_eq!(self.view.coeffs.len() - before, self.view.bounds.len());
-        }
-        self.open += 1;
-    }
-
-    /// Appends a copy of `src`'s leaf `k`.
-    #[inline]
-    pub(crate) fn copy_leaf(&mut self, src: &View, k: usize) {
-        self.leaf(
-            src.ext[k],
-            src.stride[k],
-            src.leaf_coeffs(k).iter().copied(),
-        );
-    }
-
-    /// Closes the current dimension (an extent-1 leaf if it has none).
-    #[inline]
-    pub(crate) fn end_dim(&mut self, window: Option<Window>) {
-        if self.open == 0 {
-            let c = self.view.bounds.len();
-            self.leaf(1, 0, std::iter::repeat_n(0, c));
-        }
-        if let Some(w) = window {
-            self.view.windows.push((self.view.dim_len.len(), w));
-        }
-        self.view.dim_len.push(self.open);
-        self.open = 0;
-    }
-
-    #[inline]
-    pub(crate) fn finish(self) -> View {
-        debug_assert_eq!(self.open, 0);
-        self.view
-    }
-
-    /// Moves the built view into `target` field by field (cheaper than moving
-    /// a whole `View` through a return value).
-    #[inline]
-    pub(crate) fn finish_into(self, target: &mut View) {
-        debug_assert_eq!(self.open, 0);
-        let v = self.view;
-        target.ext = v.ext;
-        target.stride = v.stride;
-        target.dim_len = v.dim_len;
-        target.windows = v.windows;
-        target.coeffs = v.coeffs;
-        target.bounds = v.bounds;
-        target.offset = v.offset;
     }
 }
 
@@ -275,7 +194,7 @@ impl View {
                 why: format!("extent {s} in shape {shape:?} (views need extents >= 1)"),
             });
         }
-        let mut stride: Leaves = SmallVec::from_elem(0, shape.len());
+        let mut stride: Ints = SmallVec::from_elem(0, shape.len());
         let mut acc = 1i64;
         for (st, &s) in stride.iter_mut().zip(shape).rev() {
             *st = if s == 1 { 0 } else { acc };
@@ -286,7 +205,7 @@ impl View {
             stride,
             dim_len: SmallVec::from_elem(1, shape.len()),
             windows: SmallVec::new(),
-            coeffs: Coeffs::new(),
+            coeffs: Ints::new(),
             bounds: SmallVec::new(),
             offset: 0,
         })
@@ -459,8 +378,8 @@ impl View {
     }
 
     /// The shape, inline (no allocation for rank ≤ 8).
-    pub(crate) fn extents(&self) -> Leaves {
-        let mut out: Leaves = SmallVec::from_elem(1, self.rank());
+    pub(crate) fn extents(&self) -> Ints {
+        let mut out: Ints = SmallVec::from_elem(1, self.rank());
         let ext = &self.ext[..];
         let mut at = 0usize;
         for (x, &n) in out.iter_mut().zip(&self.dim_len) {
@@ -569,98 +488,6 @@ impl View {
         true
     }
 
-    /// Offset of the element at `coord`, or `None` where it is invalid.
-    ///
-    /// # Errors
-    /// [`Error::OutOfDomain`] for a coordinate of the wrong rank or out of range.
-    ///
-    /// ```
-    /// let s = hlayout::ViewStack::new(&[3]).unwrap().flip(&[true]).unwrap();
-    /// assert_eq!(s.views()[0].eval(&[0]).unwrap(), Some(2));
-    /// ```
-    pub fn eval(&self, coord: &[i64]) -> Result<Option<i64>> {
-        let shape = self.extents();
-        if coord.len() != shape.len() || coord.iter().zip(&shape).any(|(c, n)| !(0..*n).contains(c))
-        {
-            return Err(Error::OutOfDomain {
-                what: format!("coordinate {coord:?} in view shape {shape:?}"),
-            });
-        }
-        let mut x: Leaves = SmallVec::from_elem(0, self.ext.len());
-        for (d, (r, &c)) in self.dim_ranges().zip(coord).enumerate() {
-            let mut rest = c;
-            if let Some(w) = self.window(d) {
-                rest += w.start;
-                if !(w.lo..w.hi).contains(&rest) {
-                    return Ok(None);
-                }
-            }
-            for k in r.rev() {
-                x[k] = rest % self.ext[k];
-                rest /= self.ext[k];
-            }
-        }
-        Ok(self.eval_leaves(&x))
-    }
-
-    /// Offset of element `idx` in row-major order over the shape (`0 <= idx <
-    /// size`), or `None` where it is invalid; `digits` (at least one entry per
-    /// leaf) is scratch for the leaf coordinates. Allocation-free; O(leaves ·
-    /// (1 + constraints)), one division per dimension and per leaf.
-    pub(crate) fn eval_index(&self, idx: i64, digits: &mut [i64]) -> Option<i64> {
-        debug_assert!((0..self.size()).contains(&idx));
-        let digits = &mut digits[..self.ext.len()];
-        let (mut rest, mut end) = (idx, self.ext.len());
-        for d in (0..self.rank()).rev() {
-            let start = end - self.dim_len[d] as usize;
-            let window = if self.windows.is_empty() {
-                None
-            } else {
-                self.window(d)
-            };
-            // Without a window the dimension's index is the row-major index
-            // over its leaves: its leaf digits are the next digits of `idx`.
-            let mut x = rest;
-            if let Some(w) = window {
-                x = rest % w.extent + w.start;
-                rest /= w.extent;
-                if !(w.lo..w.hi).contains(&x) {
-                    return None;
-                }
-            }
-            for k in (start..end).rev() {
-                digits[k] = x % self.ext[k];
-                x /= self.ext[k];
-            }
-            if window.is_none() {
-                rest = x;
-            }
-            end = start;
-        }
-        self.eval_leaves(digits)
-    }
-
-    /// Offset at leaf coordinates `x`, or `None` where invalid.
-    pub(crate) fn eval_leaves(&self, x: &[i64]) -> Option<i64> {
-        for (c, &(lo, hi)) in self.bounds.iter().enumerate() {
-            let v: i64 = x
-                .iter()
-                .enumerate()
-                .map(|(k, &xi)| self.leaf_coeffs(k)[c] * xi)
-                .sum();
-            if !(lo..hi).contains(&v) {
-                return None;
-            }
-        }
-        Some(
-            self.offset
-                + x.iter()
-                    .zip(&self.stride)
-                    .map(|(&xi, &s)| s * xi)
-                    .sum::<i64>(),
-        )
-    }
-
     pub(crate) fn has_windows(&self) -> bool {
         !self.windows.is_empty()
     }
@@ -675,104 +502,6 @@ impl View {
         self.cons() == 1 && self.coeffs.iter().all(|&a| a == 0) && {
             let (lo, hi) = self.bounds[0];
             lo >= hi
-        }
-    }
-
-    /// Re-establishes the invariants after an op: canonical constraints, and the
-    /// offset plus the span of leaf offsets fits `i64` (so evaluation cannot overflow).
-    pub(crate) fn normalize(&mut self) -> Result<()> {
-        if !self.bounds.is_empty() {
-            self.canonicalize_constraints()?;
-        }
-        self.check_span()
-    }
-
-    /// Checks that the offset plus the span of leaf offsets fits `i64`, so
-    /// that evaluation cannot overflow, and that the number of elements and
-    /// the product of the leaf extents do too (pads and expands grow them).
-    /// O(leaves + windows).
-    pub(crate) fn check_span(&self) -> Result<()> {
-        let leaves = self.ext.iter().try_fold(1i64, |a, &e| a.checked_mul(e));
-        let mut size = leaves;
-        for &(d, w) in &self.windows {
-            // Swap the windowed dimension's radix for its extent.
-            size = size
-                .zip(self.radix_checked(d))
-                .and_then(|(n, r)| (n / r).checked_mul(w.extent));
-        }
-        if leaves.is_none() || size.is_none() {
-            return Err(error::overflow("view size"));
-        }
-        let mut span = self
-            .offset
-            .checked_abs()
-            .ok_or_else(|| error::overflow("view offset"))?;
-        for (&e, &s) in self.ext.iter().zip(&self.stride) {
-            let s = s
-                .checked_abs()
-                .ok_or_else(|| error::overflow("view stride"))?;
-            span = error::add(span, error::mul(s, e - 1, "view span")?, "view span")?;
-        }
-        Ok(())
-    }
-
-    /// Restores the canonical form of the constraints after leaves were
-    /// reflected (`x → (n-1) - x`): a reflection maps the leaf box onto
-    /// itself, so reach, tightness, gcd and decoupling are unchanged and only
-    /// the sign of each row (first non-zero coefficient positive) and the
-    /// order of the rows need fixing. O(c² · leaves) for c constraints.
-    pub(crate) fn resign_constraints(&mut self) {
-        let (n, c) = (self.ext.len(), self.cons());
-        for j in 0..c {
-            let first = (0..n).map(|k| self.coeffs[k * c + j]).find(|&a| a != 0);
-            if first.is_some_and(|a| a < 0) {
-                (0..n).for_each(|k| self.coeffs[k * c + j] = -self.coeffs[k * c + j]);
-                let (lo, hi) = self.bounds[j];
-                self.bounds[j] = (1 - hi, 1 - lo);
-            }
-        }
-        if c > 1 {
-            let mut rows: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n * c);
-            transpose(&self.coeffs, &mut rows, n, c);
-            let mut bounds = self.bounds.clone();
-            constraint::sort_rows(&mut rows, &mut bounds, n);
-            self.set_constraint_rows(&rows, bounds);
-        }
-    }
-
-    /// Brings the constraints to canonical form (see [`constraint`]).
-    /// O(c² · leaves) for c constraints.
-    pub(crate) fn canonicalize_constraints(&mut self) -> Result<()> {
-        let (n, c) = (self.ext.len(), self.cons());
-        let mut rows: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n * c);
-        transpose(&self.coeffs, &mut rows, n, c);
-        let mut bounds = self.bounds.clone();
-        match constraint::canonicalize_rows(&mut rows, &mut bounds, &self.ext)? {
-            None => self.make_empty(),
-            Some(kept) => {
-                bounds.truncate(kept);
-                self.set_constraint_rows(&rows, bounds);
-            }
-        }
-        Ok(())
-    }
-
-    /// Stores `bounds.len()` constraints given row after row (the first
-    /// `bounds.len()` rows of `rows`).
-    fn set_constraint_rows(&mut self, rows: &[i64], bounds: SmallVec<[(i64, i64); 2]>) {
-        let (n, c) = (self.ext.len(), bounds.len());
-        self.coeffs.resize(n * c, 0);
-        transpose(&rows[..n * c], &mut self.coeffs, c, n);
-        self.bounds = bounds;
-    }
-}
-
-/// Writes the transpose of the `rows × cols` matrix `src` (row after row)
-/// into `dst` (`cols × rows`). O(rows · cols).
-fn transpose(src: &[i64], dst: &mut [i64], rows: usize, cols: usize) {
-    for (r, line) in src.chunks_exact(cols.max(1)).enumerate().take(rows) {
-        for (c, &x) in line.iter().enumerate() {
-            dst[c * rows + r] = x;
         }
     }
 }

@@ -356,7 +356,7 @@ impl View {
         b.finish()
     }
 
-    /// Leaves `slow` and `fast` merge iff the stride and every coefficient scale
+    /// Ints `slow` and `fast` merge iff the stride and every coefficient scale
     /// by `fast`'s extent.
     pub(crate) fn mergeable(&self, slow: usize, fast: usize) -> bool {
         let s = self.ext[fast];

@@ -1,0 +1,108 @@
+//! Keeping a [`View`] canonical: bounded spans (so evaluation cannot
+//! overflow) and constraints in canonical form ([`super::constraint`]). Every
+//! op ends here, or in [`View::tidy`](super::View) which calls into it.
+
+use smallvec::SmallVec;
+
+use super::{constraint, View};
+use crate::error::{self, Result};
+
+impl View {
+    /// Re-establishes the invariants after an op: canonical constraints, and the
+    /// offset plus the span of leaf offsets fits `i64` (so evaluation cannot overflow).
+    pub(crate) fn normalize(&mut self) -> Result<()> {
+        if !self.bounds.is_empty() {
+            self.canonicalize_constraints()?;
+        }
+        self.check_span()
+    }
+
+    /// Checks that the offset plus the span of leaf offsets fits `i64`, so
+    /// that evaluation cannot overflow, and that the number of elements and
+    /// the product of the leaf extents do too (pads and expands grow them).
+    /// O(leaves + windows).
+    pub(crate) fn check_span(&self) -> Result<()> {
+        let leaves = self.ext.iter().try_fold(1i64, |a, &e| a.checked_mul(e));
+        let mut size = leaves;
+        for &(d, w) in &self.windows {
+            // Swap the windowed dimension's radix for its extent.
+            size = size
+                .zip(self.radix_checked(d))
+                .and_then(|(n, r)| (n / r).checked_mul(w.extent));
+        }
+        if leaves.is_none() || size.is_none() {
+            return Err(error::overflow("view size"));
+        }
+        let mut span = self
+            .offset
+            .checked_abs()
+            .ok_or_else(|| error::overflow("view offset"))?;
+        for (&e, &s) in self.ext.iter().zip(&self.stride) {
+            let s = s
+                .checked_abs()
+                .ok_or_else(|| error::overflow("view stride"))?;
+            span = error::add(span, error::mul(s, e - 1, "view span")?, "view span")?;
+        }
+        Ok(())
+    }
+
+    /// Restores the canonical form of the constraints after leaves were
+    /// reflected (`x → (n-1) - x`): a reflection maps the leaf box onto
+    /// itself, so reach, tightness, gcd and decoupling are unchanged and only
+    /// the sign of each row (first non-zero coefficient positive) and the
+    /// order of the rows need fixing. O(c² · leaves) for c constraints.
+    pub(crate) fn resign_constraints(&mut self) {
+        let (n, c) = (self.ext.len(), self.cons());
+        for j in 0..c {
+            let first = (0..n).map(|k| self.coeffs[k * c + j]).find(|&a| a != 0);
+            if first.is_some_and(|a| a < 0) {
+                (0..n).for_each(|k| self.coeffs[k * c + j] = -self.coeffs[k * c + j]);
+                let (lo, hi) = self.bounds[j];
+                self.bounds[j] = (1 - hi, 1 - lo);
+            }
+        }
+        if c > 1 {
+            let mut rows: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n * c);
+            transpose(&self.coeffs, &mut rows, n, c);
+            let mut bounds = self.bounds.clone();
+            constraint::sort_rows(&mut rows, &mut bounds, n);
+            self.set_constraint_rows(&rows, bounds);
+        }
+    }
+
+    /// Brings the constraints to canonical form (see [`constraint`]).
+    /// O(c² · leaves) for c constraints.
+    pub(crate) fn canonicalize_constraints(&mut self) -> Result<()> {
+        let (n, c) = (self.ext.len(), self.cons());
+        let mut rows: SmallVec<[i64; 16]> = SmallVec::from_elem(0, n * c);
+        transpose(&self.coeffs, &mut rows, n, c);
+        let mut bounds = self.bounds.clone();
+        match constraint::canonicalize_rows(&mut rows, &mut bounds, &self.ext)? {
+            None => self.make_empty(),
+            Some(kept) => {
+                bounds.truncate(kept);
+                self.set_constraint_rows(&rows, bounds);
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores `bounds.len()` constraints given row after row (the first
+    /// `bounds.len()` rows of `rows`).
+    fn set_constraint_rows(&mut self, rows: &[i64], bounds: SmallVec<[(i64, i64); 2]>) {
+        let (n, c) = (self.ext.len(), bounds.len());
+        self.coeffs.resize(n * c, 0);
+        transpose(&rows[..n * c], &mut self.coeffs, c, n);
+        self.bounds = bounds;
+    }
+}
+
+/// Writes the transpose of the `rows × cols` matrix `src` (row after row)
+/// into `dst` (`cols × rows`). O(rows · cols).
+fn transpose(src: &[i64], dst: &mut [i64], rows: usize, cols: usize) {
+    for (r, line) in src.chunks_exact(cols.max(1)).enumerate().take(rows) {
+        for (c, &x) in line.iter().enumerate() {
+            dst[c * rows + r] = x;
+        }
+    }
+}
