@@ -97,12 +97,13 @@ fn apply(t: ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
     }
 }
 
+/// Every element's offset (-1 for padding); the stream and the fill agree.
 fn offsets(t: &ViewStack) -> Vec<i64> {
-    t.offsets()
-        .unwrap()
-        .into_iter()
-        .map(|o| o.unwrap_or(-1))
-        .collect()
+    let streamed: Vec<i64> = t.offsets().map(|o| o.unwrap_or(-1)).collect();
+    let mut filled = vec![0; streamed.len()];
+    assert_eq!(t.fill_offsets(&mut filled, -1), streamed.len());
+    assert_eq!(filled, streamed, "fill and stream of {t}");
+    streamed
 }
 
 proptest! {

@@ -151,8 +151,7 @@ fn chain(req: &Req) -> Result<Value, String> {
                 "chain: {size} elements exceed the listing limit {MAX_EVAL_SIZE}"
             ));
         }
-        let offsets = t.offsets().map_err(|e| e.to_string())?;
-        out["offsets"] = offsets.into_iter().map(|o| o.unwrap_or(-1)).collect();
+        out["offsets"] = t.offsets().map(|o| o.unwrap_or(-1)).collect();
     }
     Ok(out)
 }

@@ -13,7 +13,7 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use super::pair::merge_pair;
-use super::{unravel, View};
+use super::{unravel, View, ViewOffsets};
 use crate::error::{Error, Result};
 
 /// One movement op with its argument, as recorded for replay.
@@ -327,25 +327,43 @@ impl ViewStack {
         Ok(None)
     }
 
-    /// Every element's offset (`None` where invalid), in row-major order.
+    /// Every element's offset (`None` where invalid), in row-major order, as
+    /// [`View::offsets`] streams them.
     ///
     /// A single view streams with no division; a stack evaluates each element
     /// through every view (one unravel per extra view, as tinygrad's kernels do).
     ///
-    /// # Errors
-    /// Only on internal overflow; offsets of valid views fit `i64`.
-    ///
     /// ```
     /// let s = hlayout::ViewStack::new(&[2]).unwrap().pad(&[(0, 1)]).unwrap();
-    /// assert_eq!(s.offsets().unwrap(), [Some(0), Some(1), None]);
+    /// assert_eq!(s.offsets().collect::<Vec<_>>(), [Some(0), Some(1), None]);
     /// ```
-    pub fn offsets(&self) -> Result<Vec<Option<i64>>> {
-        if let [v] = &self.views[..] {
-            return Ok(v.offsets().collect());
+    pub fn offsets(&self) -> ViewOffsets {
+        match &self.views[..] {
+            [v] => v.offsets(),
+            _ => ViewOffsets::of_stack(self),
         }
-        let shape = self.shape();
-        let n: i64 = shape.iter().product();
-        (0..n).map(|i| self.eval(&unravel(i, &shape))).collect()
+    }
+
+    /// Writes every element's offset (or `invalid`) into `out` and returns how
+    /// many were written, as [`View::fill_offsets`] does; a stack of several
+    /// views is evaluated element by element.
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[3]).unwrap().pad(&[(1, 0)]).unwrap();
+    /// let mut buf = [0i64; 4];
+    /// assert_eq!(s.fill_offsets(&mut buf, -1), 4);
+    /// assert_eq!(buf, [-1, 0, 1, 2]);
+    /// ```
+    pub fn fill_offsets(&self, out: &mut [i64], invalid: i64) -> usize {
+        if let [v] = &self.views[..] {
+            return v.fill_offsets(out, invalid);
+        }
+        let mut n = 0;
+        for (o, v) in out.iter_mut().zip(self.offsets()) {
+            *o = v.unwrap_or(invalid);
+            n += 1;
+        }
+        n
     }
 }
 

@@ -14,10 +14,21 @@
 
 use smallvec::SmallVec;
 
-use super::View;
+use super::{unravel, View, ViewStack};
 use crate::layout::Offsets;
 
-/// Iterator over a view's elements: `Some(offset)` or `None` where invalid.
+/// What a [`ViewOffsets`] evaluates element by element instead of streaming.
+#[derive(Clone, Debug)]
+enum Evaluated {
+    /// A view with a windowed dimension (a division per leaf).
+    Windowed(View),
+    /// A stack of two or more views (one row-major unravel per extra view, as
+    /// tinygrad's kernels do).
+    Stacked(ViewStack),
+}
+
+/// Iterator over the elements of a view or a view stack, in row-major order:
+/// `Some(offset)`, or `None` where the element is invalid (padding).
 ///
 /// ```
 /// let s = hlayout::ViewStack::new(&[3]).unwrap().pad(&[(1, 0)]).unwrap();
@@ -26,8 +37,8 @@ use crate::layout::Offsets;
 /// ```
 #[derive(Clone, Debug)]
 pub struct ViewOffsets {
-    /// Set for views with windowed dimensions: evaluated per element.
-    slow: Option<(View, i64)>,
+    /// Set for what is evaluated per element, with the next index.
+    slow: Option<(Evaluated, i64)>,
     extents: SmallVec<[i64; 8]>,
     strides: SmallVec<[i64; 8]>,
     /// Per leaf, its coefficient in each constraint.
@@ -50,7 +61,9 @@ impl View {
     pub fn offsets(&self) -> ViewOffsets {
         let kept = || (0..self.ext.len()).filter(|&k| self.ext[k] != 1);
         ViewOffsets {
-            slow: self.has_windows().then(|| (self.clone(), 0)),
+            slow: self
+                .has_windows()
+                .then(|| (Evaluated::Windowed(self.clone()), 0)),
             extents: kept().map(|k| self.ext[k]).collect(),
             strides: kept().map(|k| self.stride[k]).collect(),
             coeffs: kept()
@@ -558,6 +571,17 @@ impl ViewOffsets {
     }
 }
 
+impl ViewOffsets {
+    /// The elements of a stack of two or more views, each evaluated through
+    /// every view. O(size · views · leaves) in all.
+    pub(crate) fn of_stack(stack: &ViewStack) -> ViewOffsets {
+        let mut it = stack.views()[0].offsets();
+        it.remaining = stack.shape().iter().product();
+        it.slow = Some((Evaluated::Stacked(stack.clone()), 0));
+        it
+    }
+}
+
 impl Iterator for ViewOffsets {
     type Item = Option<i64>;
 
@@ -565,9 +589,15 @@ impl Iterator for ViewOffsets {
         if self.remaining <= 0 {
             return None;
         }
-        if let Some((view, i)) = &mut self.slow {
-            let mut digits: SmallVec<[i64; 8]> = SmallVec::from_elem(0, view.ext.len());
-            let out = view.eval_index(*i, &mut digits);
+        if let Some((what, i)) = &mut self.slow {
+            let out = match what {
+                Evaluated::Windowed(view) => {
+                    let mut digits: SmallVec<[i64; 8]> = SmallVec::from_elem(0, view.ext.len());
+                    view.eval_index(*i, &mut digits)
+                }
+                // In range by construction, so `eval` cannot fail.
+                Evaluated::Stacked(stack) => stack.eval(&unravel(*i, &stack.shape())).ok().flatten(),
+            };
             *i += 1;
             self.remaining -= 1;
             return Some(out);
