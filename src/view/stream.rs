@@ -596,7 +596,9 @@ impl Iterator for ViewOffsets {
                     view.eval_index(*i, &mut digits)
                 }
                 // In range by construction, so `eval` cannot fail.
-                Evaluated::Stacked(stack) => stack.eval(&unravel(*i, &stack.shape())).ok().flatten(),
+                Evaluated::Stacked(stack) => {
+                    stack.eval(&unravel(*i, &stack.shape())).ok().flatten()
+                }
             };
             *i += 1;
             self.remaining -= 1;
