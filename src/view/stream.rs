@@ -21,7 +21,7 @@ use crate::layout::Offsets;
 #[derive(Clone, Debug)]
 enum Evaluated {
     /// A view with a windowed dimension (a division per leaf).
-    Windowed(View),
+    Windowed(Box<View>),
     /// A stack of two or more views (one row-major unravel per extra view, as
     /// tinygrad's kernels do).
     Stacked(ViewStack),
@@ -63,7 +63,7 @@ impl View {
         ViewOffsets {
             slow: self
                 .has_windows()
-                .then(|| (Evaluated::Windowed(self.clone()), 0)),
+                .then(|| (Evaluated::Windowed(Box::new(self.clone())), 0)),
             extents: kept().map(|k| self.ext[k]).collect(),
             strides: kept().map(|k| self.stride[k]).collect(),
             coeffs: kept()
