@@ -33,10 +33,11 @@ use smallvec::SmallVec;
 
 use crate::algebra::coalesce::LayoutBuilder;
 use crate::error::{self, Error, Result};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::{check_depth, IntTuple, Profile, Tok};
 
-/// Leaves as `(extent, stride)` pairs, fastest first.
+/// Ints as `(extent, stride)` pairs, fastest first.
 pub(crate) type Pairs = SmallVec<[(i64, i64); 8]>;
 
 /// Most evaluations of A the value-based fallback of [`Layout::compose`] spends.
@@ -852,7 +853,7 @@ fn assemble(b: &Layout, images: &[(i64, i64)], span: &[(usize, usize)]) -> Resul
     }
     let mut out_toks: SmallVec<[Tok; 24]> =
         SmallVec::from_elem(Tok::Leaf, toks.len() + (n_leaves - bs.len()) + 2 * nested);
-    let (mut shape, mut stride): (Leaves, Leaves) = (
+    let (mut shape, mut stride): (Ints, Ints) = (
         SmallVec::from_elem(0, n_leaves),
         SmallVec::from_elem(0, n_leaves),
     );

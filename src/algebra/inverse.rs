@@ -26,7 +26,8 @@ use smallvec::SmallVec;
 use crate::algebra::complement::{complement_layout, flat_layout, push_coalesced};
 use crate::algebra::inverse_search::{search_left_inverse, Found};
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::Profile;
 
 impl Layout {
@@ -124,8 +125,8 @@ impl Layout {
             };
         }
         let c = complement_layout(self, 1, true)?;
-        let mut shape = Leaves::from_slice(c.shape_leaves());
-        let mut stride = Leaves::from_slice(c.stride_leaves());
+        let mut shape = Ints::from_slice(c.shape_leaves());
+        let mut stride = Ints::from_slice(c.stride_leaves());
         shape.extend_from_slice(s);
         stride.extend_from_slice(d);
         let (rs, rd) = right_inverse_leaves(&shape, &stride);
@@ -145,7 +146,7 @@ impl Layout {
     pub fn nullspace(&self) -> Layout {
         let (s, d) = (self.shape_leaves(), self.stride_leaves());
         let index = index_strides(s);
-        let (mut shape, mut stride) = (Leaves::new(), Leaves::new());
+        let (mut shape, mut stride) = (Ints::new(), Ints::new());
         for k in (0..s.len()).filter(|&k| s[k] > 1 && d[k] == 0) {
             shape.push(s[k]);
             stride.push(index[k]);
@@ -158,8 +159,8 @@ impl Layout {
 }
 
 /// Row-major index strides (suffix products) of flat extents.
-fn index_strides(shape: &[i64]) -> Leaves {
-    let mut out: Leaves = SmallVec::from_elem(1, shape.len());
+fn index_strides(shape: &[i64]) -> Ints {
+    let mut out: Ints = SmallVec::from_elem(1, shape.len());
     for k in (0..shape.len().saturating_sub(1)).rev() {
         out[k] = out[k + 1] * shape[k + 1]; // ≤ size
     }
@@ -217,8 +218,8 @@ fn chain_left_inverse(s: &[i64], d: &[i64]) -> Result<Option<Layout>> {
         push_coalesced(&mut leaves, dn / dk, ik);
     }
     push_coalesced(&mut leaves, sn, i_n);
-    let shape: Leaves = leaves.iter().rev().map(|t| t.0).collect();
-    let stride: Leaves = leaves.iter().rev().map(|t| t.1).collect();
+    let shape: Ints = leaves.iter().rev().map(|t| t.0).collect();
+    let stride: Ints = leaves.iter().rev().map(|t| t.1).collect();
     let profile = match shape.len() {
         1 => Profile::leaf(),
         n => Profile::flat(n),
@@ -228,7 +229,7 @@ fn chain_left_inverse(s: &[i64], d: &[i64]) -> Result<Option<Layout>> {
 
 /// Right-inverse leaves (row-major, coalesced) of flat leaves. Extent-1
 /// leaves are dropped first (they never take part in the chain).
-fn right_inverse_leaves(shape: &[i64], stride: &[i64]) -> (Leaves, Leaves) {
+fn right_inverse_leaves(shape: &[i64], stride: &[i64]) -> (Ints, Ints) {
     let mut sorted: SmallVec<[(i64, i64, i64); 8]> = SmallVec::new();
     let mut index = 1i64;
     for (&s, &d) in shape.iter().zip(stride).rev() {

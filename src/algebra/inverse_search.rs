@@ -31,7 +31,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::Profile;
 
 use super::complement::push_coalesced;
@@ -310,8 +311,8 @@ fn build(chain: &[i64], strides: &[i128], max: i64) -> Result<Layout> {
     if leaves.is_empty() {
         leaves.push((1, 0));
     }
-    let shape: Leaves = leaves.iter().rev().map(|t| t.0).collect();
-    let stride: Leaves = leaves.iter().rev().map(|t| t.1).collect();
+    let shape: Ints = leaves.iter().rev().map(|t| t.0).collect();
+    let stride: Ints = leaves.iter().rev().map(|t| t.1).collect();
     let profile = match shape.len() {
         1 => Profile::leaf(),
         n => Profile::flat(n),

@@ -49,7 +49,7 @@ pub use flat_view::FlatView;
 pub use flatten::{FlattenReport, ModeObstruction};
 pub use offsets::Offsets;
 
-pub(crate) use crate::num::Ints as Leaves;
+use crate::num::Ints;
 
 /// A hierarchical layout: nested shape and congruent nested stride.
 ///
@@ -65,8 +65,8 @@ pub(crate) use crate::num::Ints as Leaves;
 #[derive(PartialEq, Eq, Hash, Debug)]
 pub struct Layout {
     profile: Profile,
-    shape: Leaves,
-    stride: Leaves,
+    shape: Ints,
+    stride: Ints,
     size: i64,
 }
 
@@ -145,7 +145,7 @@ impl Layout {
     }
 
     /// Validating constructor over raw leaves.
-    pub(crate) fn from_leaves(profile: Profile, shape: Leaves, stride: Leaves) -> Result<Layout> {
+    pub(crate) fn from_leaves(profile: Profile, shape: Ints, stride: Ints) -> Result<Layout> {
         let mut size = 1i64;
         let mut span = 0i64;
         for (k, (&s, &d)) in shape.iter().zip(&stride).enumerate() {
@@ -173,7 +173,7 @@ impl Layout {
     }
 
     /// Trusted constructor for layouts the algebra derived from valid ones.
-    pub(crate) fn from_trusted(profile: Profile, shape: Leaves, stride: Leaves) -> Layout {
+    pub(crate) fn from_trusted(profile: Profile, shape: Ints, stride: Ints) -> Layout {
         let size = shape.iter().product();
         debug_assert!(Layout::from_leaves(profile.clone(), shape.clone(), stride.clone()).is_ok());
         Layout {
@@ -188,8 +188,8 @@ impl Layout {
     #[inline]
     pub(crate) fn from_trusted_sized(
         profile: Profile,
-        shape: Leaves,
-        stride: Leaves,
+        shape: Ints,
+        stride: Ints,
         size: i64,
     ) -> Layout {
         debug_assert_eq!(shape.iter().product::<i64>(), size);
