@@ -59,7 +59,7 @@ use crate::num::Ints;
 use crate::tuple::Profile;
 pub(crate) use builder::Builder;
 pub use constraint::Constraint;
-pub use flatten::ViewFlattenReport;
+pub use flatten::{ViewFlattenReport, ViewObstruction};
 pub use stack::ViewStack;
 pub use stream::ViewOffsets;
 
