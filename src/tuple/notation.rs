@@ -19,7 +19,8 @@
 //! assert_eq!(err.to_string(), "parse error at byte 8: expected ',' or ')', found end of input");
 //! ```
 
-use super::int_tuple::{check_depth, Builder, IntTuple};
+use super::int_tuple::{Builder, IntTuple};
+use super::profile::check_depth;
 use crate::error::{Error, Result};
 
 /// Parses a nested integer tuple such as `(2,(3,4))` or `7`.
