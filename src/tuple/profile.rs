@@ -1,4 +1,4 @@
-//! [`Profile`]: the nesting structure of an [`IntTuple`](super::IntTuple)
+//! [`Profile`]: the nesting structure of an [`IntTuple`](super::IntTuple)(super::IntTuple)
 //! without its values, as a bracket string (`(_,(_,_))`), and the walks over
 //! bracket strings that every nested type shares: top-level mode spans,
 //! nested printing, and the depth limit [`MAX_DEPTH`].
@@ -29,7 +29,7 @@ pub(crate) enum Tok {
     Close,
 }
 
-/// The nesting structure of an [`IntTuple`], without its values: `(_,(_,_))`.
+/// The nesting structure of an [`IntTuple`](super::IntTuple), without its values: `(_,(_,_))`.
 ///
 /// Two tuples are *congruent* when their profiles are equal.
 ///
