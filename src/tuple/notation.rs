@@ -31,7 +31,7 @@ pub(crate) fn parse_tuple(text: &str) -> Result<IntTuple> {
     Ok(t)
 }
 
-/// A cursor over notation text; [`crate::layout`] reuses it for `SHAPE:STRIDE`.
+/// A cursor over notation text; the layout notation reuses it for `SHAPE:STRIDE`.
 pub(crate) struct Parser<'a> {
     text: &'a str,
     pos: usize,
