@@ -1,4 +1,4 @@
-//! [`Profile`]: the nesting structure of an [`IntTuple`](super::IntTuple)(super::IntTuple)
+//! [`Profile`]: the nesting structure of an [`IntTuple`](super::IntTuple)
 //! without its values, as a bracket string (`(_,(_,_))`), and the walks over
 //! bracket strings that every nested type shares: top-level mode spans,
 //! nested printing, and the depth limit [`MAX_DEPTH`].

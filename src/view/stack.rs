@@ -137,6 +137,15 @@ impl ViewStack {
         self.top().shape()
     }
 
+    /// The number of elements (the top view's).
+    ///
+    /// ```
+    /// assert_eq!(hlayout::ViewStack::new(&[3, 4]).unwrap().size(), 12);
+    /// ```
+    pub fn size(&self) -> i64 {
+        self.top().size()
+    }
+
     fn top(&self) -> &View {
         &self.views[self.views.len() - 1]
     }
