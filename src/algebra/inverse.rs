@@ -7,7 +7,9 @@
 //!   contributes `s : (its row-major index stride in L)`. Then `L(R(i)) = i` for
 //!   every `i < size(R)`. Leaves off the chain (zero or negative strides, a
 //!   repeated stride) are skipped, as CuTe skips them: their coordinate stays 0.
-//! - `left_inverse(L)`: `right_inverse((complement(L), L))` when L is injective
+//! - `left_inverse(L)`: `R(L(i)) = i₀`, i with its stride-0 coordinates set
+//!   to 0 (CuTe's left inverse does not read L's kernel either).
+//!   `right_inverse((complement(L), L))` when L is injective off its kernel
 //!   and its leaves tile a mixed radix (each stride a multiple of the span below
 //!   it); then `(complement, L)` is a bijection onto an interval and
 //!   `R(L(i)) = i` for every `i < size(L)`. Otherwise, when L's sorted strides
@@ -47,8 +49,11 @@ impl Layout {
         flat_layout(shape, stride)
     }
 
-    /// The left inverse: a layout R with `R(L(i)) = i` for every `i < size(L)`,
-    /// returned if and only if one exists.
+    /// The left inverse: a layout R with `R(L(i)) = i₀` for every `i < size(L)`,
+    /// where `i₀` is i with the coordinates of L's stride-0 leaves set to 0
+    /// (L's kernel is not read, as in CuTe; so `L(R(L(i))) = L(i)`, and
+    /// `R(L(i)) = i` when L has no stride-0 leaf), returned if and only if one
+    /// exists.
     ///
     /// Three stages, each exact, the first that applies answers:
     /// 1. *Mixed radix* (each sorted stride a multiple of the span below it):
@@ -72,9 +77,9 @@ impl Layout {
     /// `docs/algebra.md`, section 7.
     ///
     /// # Errors
-    /// [`Error::Precondition`], exactly when no layout left inverse exists: a
-    /// leaf of extent > 1 with stride 0, or two indices with the same offset
-    /// (not injective); or no divisor chain with integer strides fits (the rule
+    /// [`Error::Precondition`], exactly when no layout left inverse exists: two
+    /// indices without stride-0 coordinates have the same offset (not
+    /// injective off the kernel); or no divisor chain with integer strides fits (the rule
     /// names the offset by which every candidate fails).
     /// [`Error::BudgetExceeded`] when the search would pass its budget
     /// (undecided, not refused); [`Error::Overflow`] when R leaves `i64`.
@@ -96,8 +101,12 @@ impl Layout {
     /// let n: Layout = "4:-1".parse().unwrap();
     /// let r = n.left_inverse().unwrap();
     /// assert_eq!([0, -1, -2, -3].map(|x| r.eval(x).unwrap()), [0, 1, 2, 3]);
-    /// // Refused: not injective; and no layout fits at all.
-    /// assert!("(2,2):(0,1)".parse::<Layout>().unwrap().left_inverse().is_err());
+    /// // Stride-0 leaves are L's kernel: R gives their coordinates back as 0.
+    /// let z: Layout = "(2,2):(0,1)".parse().unwrap();
+    /// let r = z.left_inverse().unwrap();
+    /// assert_eq!([0, 1].map(|x| r.eval(x).unwrap()), [0, 1]);
+    /// // Refused: not injective off the kernel; and no layout fits at all.
+    /// assert!("(2,2):(1,1)".parse::<Layout>().unwrap().left_inverse().is_err());
     /// assert!("(3,3):(2,3)".parse::<Layout>().unwrap().left_inverse().is_err());
     /// ```
     pub fn left_inverse(&self) -> Result<Layout> {
@@ -107,17 +116,11 @@ impl Layout {
             layout: self.to_string(),
             rule,
         };
-        if let Some(k) = (0..s.len()).find(|&k| s[k] > 1 && d[k] == 0) {
-            return Err(refuse(format!(
-                "not injective: leaf {k} has extent {} and stride 0",
-                s[k]
-            )));
-        }
         if !tiles_mixed_radix(s, d) {
             if let Some(r) = chain_left_inverse(s, d)? {
                 return Ok(r);
             }
-            return match search_left_inverse(self)? {
+            return match search_left_inverse(s, d, &index_strides(s))? {
                 Found::Inverse(r) => Ok(r),
                 Found::Refuted(rule) => Err(refuse(rule)),
             };
@@ -157,7 +160,7 @@ impl Layout {
 }
 
 /// Row-major index strides (suffix products) of flat extents.
-fn index_strides(shape: &[i64]) -> Leaves {
+pub(super) fn index_strides(shape: &[i64]) -> Leaves {
     let mut out: Leaves = SmallVec::from_elem(1, shape.len());
     for k in (0..shape.len().saturating_sub(1)).rev() {
         out[k] = out[k + 1] * shape[k + 1]; // ≤ size
@@ -171,7 +174,7 @@ fn index_strides(shape: &[i64]) -> Leaves {
 /// O(n log n), no allocation for ≤ 8 leaves.
 fn tiles_mixed_radix(s: &[i64], d: &[i64]) -> bool {
     let mut sorted: SmallVec<[(i64, i64); 8]> = (0..s.len())
-        .filter(|&k| s[k] > 1)
+        .filter(|&k| s[k] > 1 && d[k] != 0)
         .map(|k| (d[k], s[k]))
         .collect();
     sorted.sort_unstable();
@@ -196,7 +199,7 @@ fn tiles_mixed_radix(s: &[i64], d: &[i64]) -> bool {
 fn chain_left_inverse(s: &[i64], d: &[i64]) -> Result<Option<Layout>> {
     let index = index_strides(s);
     let mut sorted: SmallVec<[(i64, i64, i64); 8]> = (0..s.len())
-        .filter(|&k| s[k] > 1)
+        .filter(|&k| s[k] > 1 && d[k] != 0)
         .map(|k| (d[k], s[k], index[k]))
         .collect();
     sorted.sort_unstable();

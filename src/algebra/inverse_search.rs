@@ -55,14 +55,16 @@ pub(crate) enum Found {
     Refuted(String),
 }
 
-/// Decides whether some layout R has `R(L(i)) = i` for every `i < size(L)`,
-/// for L with every stride ≥ 0; a collision of two offsets is reported as a
+/// Decides whether some layout R has `R(L(i)) = i₀` for every `i < size(L)`,
+/// for L given by its flat leaves `s:d` and row-major index strides `index`,
+/// where `i₀` is i with the coordinates of stride-0 leaves set to 0 (only the
+/// other leaves are read); a collision of two offsets is reported as a
 /// refutation naming both indices.
 ///
 /// # Errors
 /// [`Error::BudgetExceeded`] past [`LEFT_INVERSE_SEARCH_BUDGET`];
 /// [`Error::Overflow`] when a stride of R or an intermediate leaves range.
-pub(crate) fn search_left_inverse(l: &Layout) -> Result<Found> {
+pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result<Found> {
     let mut search = Search {
         points: Vec::new(),
         max: 0,
@@ -71,8 +73,20 @@ pub(crate) fn search_left_inverse(l: &Layout) -> Result<Found> {
         budget: LEFT_INVERSE_SEARCH_BUDGET,
         deepest: 0,
     };
+    let read = || (0..s.len()).filter(|&k| s[k] > 1 && d[k] != 0);
+    let extents: Leaves = read().map(|k| s[k]).collect();
+    let offsets: Leaves = read().map(|k| d[k]).collect();
+    let indices: Leaves = read().map(|k| index[k]).collect();
+    let (l, e) = if extents.is_empty() {
+        (Layout::flat(&[1], &[0])?, Layout::flat(&[1], &[0])?)
+    } else {
+        (
+            Layout::flat(&extents, &offsets)?,
+            Layout::flat(&extents, &indices)?,
+        )
+    };
     search.spend(l.size())?;
-    search.points = l.offsets().zip(0i64..).collect();
+    search.points = l.offsets().zip(e.offsets()).collect();
     search.points.sort_unstable();
     if let Some(w) = search.points.windows(2).find(|w| w[0].0 == w[1].0) {
         let ((x, i), (_, j)) = (w[0], w[1]);
