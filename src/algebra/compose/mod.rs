@@ -2,7 +2,8 @@
 //!
 //! Contract: `A.compose(&B)` is `Ok(R)` **iff** some layout `R` has B's shape as a
 //! coarsening of its own and `R(i) = A(B(i))` for every `i < size(B)` (A is
-//! evaluated on all of ℕ, its first leaf keeping the whole quotient). The
+//! evaluated on every integer: floor digits, its first leaf keeping the whole
+//! quotient, negative or not). The
 //! criterion and its proof are in `docs/algebra.md`; in short, with A coalesced
 //! into finite leaves `aⱼ:αⱼ` (fastest first) and an unbounded head,
 //!
@@ -16,8 +17,10 @@
 //! carry. Three stages, cheapest first ([`ComposePath`] says which decided):
 //!
 //! 1. *Structural*: per leaf, CuTe's divisibility walk (mirrored: from A's fastest
-//!    leaf); across leaves, for each boundary `p`, the sum over leaves of the
-//!    largest residue `t·βₖ mod p` must stay below `p` (then no carry can occur).
+//!    leaf; a negative stride by reflection, `A(t·β) = −A(t·|β|)` when the
+//!    lowest offset `(b−1)·β` is a multiple of the place value above its span);
+//!    across leaves, for each boundary `p`, the sum over leaves of the largest
+//!    residue `t·βₖ mod p` (floor) must stay below `p` (then no carry can occur).
 //!    O(leaves(A) · leaves(B)), no evaluation of A, no allocation for ≤ 8 leaves.
 //! 2. *Witness*: when some boundary can carry, the coordinate maximising every
 //!    residue at it is built in O(leaves) and evaluated; a mismatch refutes every R.
@@ -29,7 +32,7 @@
 //!    the answer is [`Error::BudgetExceeded`] (undecided), never a guess.
 //!
 //! The stages live in submodules: [`radix`] (A as a mixed-radix function on
-//! ℕ), [`structural`] (the divisibility walk and the stack-only fast path),
+//! ℤ), [`structural`] (the divisibility walk and the stack-only fast path),
 //! [`witness`] (carry bounds and the carry witness), [`values`] (the
 //! value-based fallback and its budget). This file holds the public API, the
 //! dispatcher that runs the stages in order, and the assembly of R.
@@ -48,7 +51,7 @@ use crate::num::Ints;
 use crate::tuple::{check_depth, IntTuple, Profile, Tok};
 
 use radix::Radix;
-use structural::{compose_stack, leaf_structural};
+use structural::{compose_stack, leaf_reflected, leaf_structural};
 use values::{check_everywhere, leaf_by_values, Budget};
 use witness::{residue_bound_sum, witness};
 
@@ -83,7 +86,8 @@ impl Layout {
     /// for every `i < size(B)`, whenever one exists (the criterion and its proof: `docs/algebra.md`).
     ///
     /// Each leaf of B becomes a leaf or a nested tuple of R. Negative and zero
-    /// strides are allowed in both; B must map its domain into ℕ (A's domain).
+    /// strides are allowed in both: A is evaluated on every integer by the
+    /// integer extension (floor digits, the outermost leaf keeps the quotient).
     /// Cost: O(leaves(A)·leaves(B)) on the structural path; see
     /// [`COMPOSE_FALLBACK_BUDGET`] for the rest.
     ///
@@ -192,12 +196,13 @@ impl Layout {
     }
 }
 
-/// One nontrivial leaf of B (extent ≥ 2, stride > 0) and where its image lies.
+/// One nontrivial leaf of B (extent ≥ 2, stride ≠ 0) and where its image lies.
 pub(super) struct Part {
     pub(super) leaf: usize,
     pub(super) extent: i64,
     pub(super) stride: i64,
-    /// Whether the divisibility walk built it (its residues are then exact and cheap).
+    /// Whether the divisibility walk built it from a positive stride (its
+    /// residues are then exact and cheap).
     pub(super) structural: bool,
     /// `t ↦ A(t·stride)` on `[0, extent)` as a coalesced layout: `images[image]`, fastest first.
     pub(super) image: std::ops::Range<usize>,
@@ -208,10 +213,6 @@ pub(super) type Images = SmallVec<[(i64, i64); 16]>;
 
 fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout> {
     let (bs, bd) = (b.shape_leaves(), b.stride_leaves());
-    if let Some(k) = (0..bs.len()).find(|&k| bs[k] > 1 && bd[k] < 0) {
-        let rule = "B maps an index to a negative offset, outside A's domain";
-        return Err(refusal(a, b, rule, k, None, unit_index(bs, k, 1)));
-    }
     let Some(radix) = Radix::new(a) else {
         return compose_into_point(a, b);
     };
@@ -224,12 +225,17 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
         }
         let start = images.len();
         images.resize(start + radix.leaves.len() + 1, (0, 0));
-        let walked = leaf_structural(radix.view(), e, st, &mut images[start..])?;
+        let walked = if st > 0 {
+            leaf_structural(radix.view(), e, st, &mut images[start..])?
+        } else {
+            leaf_reflected(radix.view(), e, st, &mut images[start..])?
+        };
         images.truncate(start + walked.unwrap_or(0));
-        let structural = walked.is_some();
-        if !structural {
+        if walked.is_none() {
             leaf_by_values(a, b, k, &mut images, &mut budget, path)?;
         }
+        // The exact residue bound of the walk holds for positive strides only.
+        let structural = walked.is_some() && st > 0;
         parts.push(Part {
             leaf: k,
             extent: e,

@@ -1,4 +1,4 @@
-//! A as a function on all of ℕ, in mixed radix: its coalesced finite leaves
+//! A as a function on every integer, in mixed radix: its coalesced finite leaves
 //! (fastest first), the unbounded head, and the place values where each leaf
 //! carries into the next. Every stage of composition reads A through this form.
 
@@ -9,7 +9,7 @@ use crate::layout::Layout;
 /// Ints as `(extent, stride)` pairs, fastest first.
 pub(crate) type Pairs = SmallVec<[(i64, i64); 8]>;
 
-/// A as a function on all of ℕ: coalesced finite leaves (fastest first, extents
+/// A as a function on every integer: coalesced finite leaves (fastest first, extents
 /// ≥ 2) below an unbounded head, and their place values `P₀ = 1, Pⱼ₊₁ = Pⱼ·aⱼ`.
 pub(super) struct Radix {
     pub(super) leaves: Pairs,
@@ -50,7 +50,7 @@ impl Radix {
     }
 }
 
-/// A (flat leaves `s:d`, nonempty) on ℕ: its coalesced finite leaves, fastest
+/// A (flat leaves `s:d`, nonempty) on ℤ: its coalesced finite leaves, fastest
 /// first, written to `out` (room for `s.len()`), and the head's stride.
 /// Extent-1 leaves drop out except the first, whose stride matters past the
 /// domain; a leaf merges into the next faster one when its stride continues it.

@@ -251,3 +251,42 @@ pub(super) fn leaf_structural(
     }
     Ok(None)
 }
+
+/// `A ∘ (b:β)` for `β < 0`, by reflection, written to `out` like
+/// [`leaf_structural`]; `None` when the test below fails (the value stage
+/// decides then). With `γ = −β`, `last = (b−1)·γ` and `x₀ = −last`: when `x₀`
+/// is a multiple of the place value `Pₘ` of the first boundary above `last`
+/// (or of the head's place value when none is), no digit of `x₀ + y`,
+/// `0 ≤ y ≤ last`, carries, so `A(x₀ + y) = A(x₀) + A(y)`. Then
+/// `A(t·β) = A(x₀) + h(b−1−t)` with `h(s) = A(s·γ)`, and when h is a layout
+/// its digits complement (`h(b−1−t) = h(b−1) − h(t)`); `A(0) = 0` fixes the
+/// constant, so `A(t·β) = −h(t)`: h's leaves with their strides negated.
+/// O(leaves(A)), as [`leaf_structural`].
+pub(super) fn leaf_reflected(
+    r: RadixView<'_>,
+    b: i64,
+    beta: i64,
+    out: &mut [(i64, i64)],
+) -> Result<Option<usize>> {
+    let Some(gamma) = beta.checked_neg() else {
+        return Ok(None);
+    };
+    let last = (b - 1) * gamma; // B's validated span
+    let l = r.leaves.len();
+    let m = r.place[1..]
+        .iter()
+        .position(|&p| p > last)
+        .map_or(l, |j| j + 1);
+    if last % r.place[m] != 0 {
+        return Ok(None);
+    }
+    let Some(n) = leaf_structural(r, b, gamma, out)? else {
+        return Ok(None);
+    };
+    for leaf in &mut out[..n] {
+        leaf.1 = leaf.1.checked_neg().ok_or(Error::Overflow {
+            what: "stride of a composition",
+        })?;
+    }
+    Ok(Some(n))
+}

@@ -33,7 +33,7 @@ fn residue_bound(b: i64, beta: i64, structural: bool, p: i64) -> i64 {
             p - beta
         }
     } else {
-        let m = beta % p;
+        let m = beta.rem_euclid(p);
         if m == 0 {
             0
         } else if (b - 1).checked_mul(m).is_some_and(|v| v < p) {
@@ -46,7 +46,7 @@ fn residue_bound(b: i64, beta: i64, structural: bool, p: i64) -> i64 {
 
 /// The `t < b` maximising `t·β mod p`, when it is cheap to find exactly.
 fn argmax_residue(beta: i64, b: i64, p: i64) -> Option<i64> {
-    let m = beta % p;
+    let m = beta.rem_euclid(p);
     if m == 0 {
         return Some(0);
     }
@@ -117,7 +117,7 @@ pub(super) fn carry_error(
     let mut acc = 0i64;
     let mut culprit = parts.last().map_or(0, |q| q.leaf);
     for (q, &t) in parts.iter().zip(ts).rev() {
-        acc = acc.saturating_add((t * q.stride) % p);
+        acc = acc.saturating_add((t * q.stride).rem_euclid(p));
         if acc >= p {
             culprit = q.leaf;
             break;
@@ -128,9 +128,8 @@ pub(super) fn carry_error(
 }
 
 pub(super) fn carries_at(parts: &[Part], ts: &[i64], p: i64) -> bool {
-    let sum = parts
-        .iter()
-        .zip(ts)
-        .fold(0i64, |acc, (q, &t)| acc.saturating_add((t * q.stride) % p));
+    let sum = parts.iter().zip(ts).fold(0i64, |acc, (q, &t)| {
+        acc.saturating_add((t * q.stride).rem_euclid(p))
+    });
     sum >= p
 }

@@ -9,7 +9,7 @@
 use smallvec::SmallVec;
 
 use super::blocked::{tabulate, BLOCK, BLOCK_CONSTRAINTS};
-use super::odometer::Leaves;
+use super::odometer::Ints;
 
 /// Most fixed holes per block patched one by one rather than by a mask pass.
 const MAX_HOLES: usize = 32;
@@ -42,7 +42,7 @@ impl<'a> BlockChecks<'a> {
     /// `values` are the constraints' values at the stream's start.
     /// O(size·constraints).
     pub(super) fn new(
-        leaves: &'a Leaves,
+        leaves: &'a Ints,
         values: &[i64],
         (k0, size): (usize, usize),
         rel: &'a mut [[i64; BLOCK]; BLOCK_CONSTRAINTS],
@@ -146,7 +146,7 @@ fn select(m: i64, a: i64, b: i64) -> i64 {
 /// each leaf contributes `min(0, a·(e-1))` and `max(0, a·(e-1))`. Every partial
 /// sum lies within the constraint's reach, which canonical constraints keep
 /// inside `i64`. O(leaves).
-fn block_reach(leaves: &Leaves, k0: usize, c: usize) -> (i64, i64) {
+fn block_reach(leaves: &Ints, k0: usize, c: usize) -> (i64, i64) {
     leaves.extents[k0..]
         .iter()
         .zip(&leaves.coeffs[k0..])
@@ -161,7 +161,7 @@ fn block_reach(leaves: &Leaves, k0: usize, c: usize) -> (i64, i64) {
 /// are at most [`MAX_HOLES`]. A fixed constraint's value at a block's start is
 /// its value at the stream's start, `values`. O(size·constraints).
 fn fixed_holes(
-    leaves: &Leaves,
+    leaves: &Ints,
     values: &[i64],
     (k0, size): (usize, usize),
     varying: &[usize],

@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 
 use super::{unravel, View, ViewStack};
 use crate::layout::Offsets;
-use odometer::{Leaves, Odometer};
+use odometer::{Ints, Odometer};
 
 /// What a [`ViewOffsets`] evaluates element by element instead of streaming.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ enum Evaluated {
 pub struct ViewOffsets {
     /// Set for what is evaluated per element, with the next index.
     slow: Option<(Evaluated, i64)>,
-    leaves: Leaves,
+    leaves: Ints,
     odo: Odometer,
     remaining: i64,
 }
@@ -58,7 +58,7 @@ impl View {
     /// assert_eq!(all, [Some(2), Some(3), Some(0), Some(1)]);
     /// ```
     pub fn offsets(&self) -> ViewOffsets {
-        let leaves = Leaves::of(self);
+        let leaves = Ints::of(self);
         let values: SmallVec<[i64; 2]> = SmallVec::from_elem(0, self.cons());
         ViewOffsets {
             slow: self

@@ -15,7 +15,7 @@ use crate::view::View;
 /// The leaves a stream walks (extent-1 leaves dropped), their constraints'
 /// coefficients and bounds.
 #[derive(Clone, Debug)]
-pub(super) struct Leaves {
+pub(super) struct Ints {
     pub(super) extents: SmallVec<[i64; 8]>,
     pub(super) strides: SmallVec<[i64; 8]>,
     /// Per leaf, its coefficient in each constraint.
@@ -23,11 +23,11 @@ pub(super) struct Leaves {
     pub(super) bounds: SmallVec<[(i64, i64); 2]>,
 }
 
-impl Leaves {
+impl Ints {
     /// The leaves of `view` other than its extent-1 ones. O(leaves · constraints).
-    pub(super) fn of(view: &View) -> Leaves {
+    pub(super) fn of(view: &View) -> Ints {
         let kept = || (0..view.ext.len()).filter(|&k| view.ext[k] != 1);
-        Leaves {
+        Ints {
             extents: kept().map(|k| view.ext[k]).collect(),
             strides: kept().map(|k| view.stride[k]).collect(),
             coeffs: kept()
@@ -67,7 +67,7 @@ impl Odometer {
     /// Moves to the next row-major position of the digits; from the last one,
     /// back to the first. Amortised O(constraints).
     #[inline]
-    pub(super) fn step(&mut self, leaves: &Leaves) {
+    pub(super) fn step(&mut self, leaves: &Ints) {
         for k in (0..self.digit.len()).rev() {
             if self.digit[k] + 1 < leaves.extents[k] {
                 self.digit[k] += 1;
@@ -88,7 +88,7 @@ impl Odometer {
 
     /// From the start of an innermost run (leaf `last`), moves to its last
     /// element. O(constraints).
-    pub(super) fn skip_to_run_end(&mut self, leaves: &Leaves, last: usize) {
+    pub(super) fn skip_to_run_end(&mut self, leaves: &Ints, last: usize) {
         let n = leaves.extents[last];
         self.digit[last] = n - 1;
         self.offset += leaves.strides[last] * (n - 1);
