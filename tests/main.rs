@@ -15,3 +15,4 @@ mod stream_props;
 mod view_cases;
 mod view_props;
 mod views_agree;
+mod zero_extents;

@@ -83,7 +83,7 @@ impl ViewStack {
     /// The contiguous tensor of `shape`.
     ///
     /// # Errors
-    /// [`Error::BadMovement`] for an extent below 1; [`Error::Overflow`].
+    /// [`Error::BadMovement`] for a negative extent; [`Error::Overflow`].
     ///
     /// ```
     /// assert!(hlayout::ViewStack::new(&[3, 4]).unwrap().is_contiguous());
@@ -179,6 +179,14 @@ impl ViewStack {
             if top == 0 {
                 // The common case: one view stays one view, nothing to log.
                 return Ok(self);
+            }
+            if self.views[top].is_zero() {
+                // An empty tensor has one view (see `zero`).
+                let zero = self.views.swap_remove(top);
+                return Ok(ViewStack {
+                    views: vec![zero],
+                    logs: Vec::new(),
+                });
             }
             self.logs[top - 1].push(record());
             return simplify(self.views, self.logs);
