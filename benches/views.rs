@@ -125,6 +125,32 @@ fn workload(name: &str) -> Workload {
             ],
             size: 64 * 64 * 9,
         },
+        "sliced_transpose_bcast_512" => Workload {
+            single: ViewStack::new(&[32, 32])
+                .and_then(|t| t.permute(&[1, 0]))
+                .and_then(|t| t.reshape(&[1024]))
+                .and_then(|t| t.shrink(&[(3, 1000)]))
+                .and_then(|t| t.reshape(&[1, 997]))
+                .and_then(|t| t.expand(&[512, 997]))
+                .unwrap(),
+            stack: vec![
+                view(&[32, 32], &[1, 32], 0, None),
+                view(&[512, 997], &[0, 1], 3, None),
+            ],
+            size: 512 * 997,
+        },
+        "sliced_transpose_1024" => Workload {
+            single: ViewStack::new(&[1024, 1024])
+                .and_then(|t| t.permute(&[1, 0]))
+                .and_then(|t| t.reshape(&[1 << 20]))
+                .and_then(|t| t.shrink(&[(3, (1 << 20) - 5)]))
+                .unwrap(),
+            stack: vec![
+                view(&[1024, 1024], &[1, 1024], 0, None),
+                view(&[(1 << 20) - 8], &[1], 3, None),
+            ],
+            size: (1 << 20) - 8,
+        },
         _ => unreachable!(),
     }
 }
@@ -162,10 +188,12 @@ fn eval_flat(v: &FlatView, c: &[i64]) -> Option<i64> {
     Some(v.offset() + c.iter().zip(v.strides()).map(|(x, s)| x * s).sum::<i64>())
 }
 
-const STREAMS: [&str; 3] = [
+const STREAMS: [&str; 5] = [
     "transpose_flatten_1024",
     "head_merge_8x16x64x64",
     "padded_conv3x3_64",
+    "sliced_transpose_bcast_512",
+    "sliced_transpose_1024",
 ];
 
 /// The single hierarchical view's offset stream.

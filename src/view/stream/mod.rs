@@ -8,13 +8,15 @@
 //! innermost run is a plain loop. [`View::fill_offsets`] writes a constrained
 //! view block by block ([`blocked`], validity per block in [`checks`]) or,
 //! when its innermost runs are long, run by run ([`runs`]). A view with a
-//! windowed dimension is evaluated element by element (division per leaf, no
-//! heap).
+//! windowed dimension is filled block by block over its dimensions
+//! ([`windowed`]) when its innermost dimension fits a block, and otherwise
+//! evaluated element by element (division per leaf, no heap).
 
 mod blocked;
 mod checks;
 mod odometer;
 mod runs;
+mod windowed;
 
 use smallvec::SmallVec;
 
@@ -73,9 +75,10 @@ impl View {
     /// Writes every element's offset (or `invalid`) into `out`, which must hold
     /// [`View::size`] entries; returns how many were written (fewer when `out`
     /// is shorter: its length). O(n) for `n` written, with no heap for ≤ 8
-    /// leaves and ≤ 2 constraints; a view with a windowed dimension is
-    /// evaluated element by element (`View::eval_index`), O(n·leaves), no
-    /// heap for ≤ 8 leaves.
+    /// leaves and ≤ 2 constraints; a view with a windowed dimension whose
+    /// innermost dimension exceeds a block (1,024 elements), or with more
+    /// constraints, is evaluated element by element (`View::eval_index`),
+    /// O(n·leaves), no heap for ≤ 8 leaves.
     ///
     /// ```
     /// let s = hlayout::ViewStack::new(&[2, 3]).unwrap().permute(&[1, 0]).unwrap();
@@ -88,6 +91,9 @@ impl View {
             return Offsets::new(&self.ext, &self.stride, self.offset).fill(out);
         }
         if self.has_windows() {
+            if let Some(n) = windowed::fill_windowed(self, out, invalid) {
+                return n;
+            }
             let mut n = 0;
             for (o, v) in out.iter_mut().zip(self.offsets()) {
                 *o = v.unwrap_or(invalid);
