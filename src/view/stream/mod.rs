@@ -10,7 +10,8 @@
 //! when its innermost runs are long, run by run ([`runs`]). A view with a
 //! windowed dimension is filled block by block over its dimensions
 //! ([`windowed`]) when its innermost dimension fits a block, and otherwise
-//! evaluated element by element (division per leaf, no heap).
+//! row by row; with more than two constraints, it is evaluated element by
+//! element (division per leaf, no heap).
 
 mod blocked;
 mod checks;
@@ -75,9 +76,8 @@ impl View {
     /// Writes every element's offset (or `invalid`) into `out`, which must hold
     /// [`View::size`] entries; returns how many were written (fewer when `out`
     /// is shorter: its length). O(n) for `n` written, with no heap for ≤ 8
-    /// leaves and ≤ 2 constraints; a view with a windowed dimension whose
-    /// innermost dimension exceeds a block (1,024 elements), or with more
-    /// constraints, is evaluated element by element (`View::eval_index`),
+    /// leaves and ≤ 2 constraints; a view with a windowed dimension and more
+    /// constraints is evaluated element by element (`View::eval_index`),
     /// O(n·leaves), no heap for ≤ 8 leaves.
     ///
     /// ```
@@ -91,7 +91,8 @@ impl View {
             return Offsets::new(&self.ext, &self.stride, self.offset).fill(out);
         }
         if self.has_windows() {
-            if let Some(n) = windowed::fill_windowed(self, out, invalid) {
+            let blocked = windowed::fill_windowed(self, out, invalid);
+            if let Some(n) = blocked.or_else(|| windowed::fill_rows(self, out, invalid)) {
                 return n;
             }
             let mut n = 0;

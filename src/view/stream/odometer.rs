@@ -8,6 +8,8 @@
 //! sum of the view's and fits `i64`. The element stream steps every leaf, the
 //! blocked fill only the leaves outside its block.
 
+use std::ops::Range;
+
 use smallvec::SmallVec;
 
 use crate::view::View;
@@ -26,7 +28,13 @@ pub(super) struct Leaves {
 impl Leaves {
     /// The leaves of `view` other than its extent-1 ones. O(leaves · constraints).
     pub(super) fn of(view: &View) -> Leaves {
-        let kept = || (0..view.ext.len()).filter(|&k| view.ext[k] != 1);
+        Leaves::of_range(view, 0..view.ext.len())
+    }
+
+    /// The leaves `range` of `view` other than its extent-1 ones.
+    /// O(leaves · constraints).
+    pub(super) fn of_range(view: &View, range: Range<usize>) -> Leaves {
+        let kept = || range.clone().filter(|&k| view.ext[k] != 1);
         Leaves {
             extents: kept().map(|k| view.ext[k]).collect(),
             strides: kept().map(|k| view.stride[k]).collect(),
@@ -84,6 +92,23 @@ impl Odometer {
                 *v -= a * back;
             }
         }
+    }
+
+    /// At row-major position `x` (`0 <= x <` the product of the extents) of
+    /// all of `leaves`, with their terms added to `offset` and `values`.
+    /// O(leaves · (1 + constraints)), a division per leaf.
+    pub(super) fn at(leaves: &Leaves, mut x: i64, offset: i64, values: &[i64]) -> Odometer {
+        let mut odo = Odometer::new(leaves.extents.len(), offset, values);
+        for k in (0..leaves.extents.len()).rev() {
+            let digit = x % leaves.extents[k];
+            x /= leaves.extents[k];
+            odo.digit[k] = digit;
+            odo.offset += digit * leaves.strides[k];
+            for (v, a) in odo.values.iter_mut().zip(&leaves.coeffs[k]) {
+                *v += digit * a;
+            }
+        }
+        odo
     }
 
     /// From the start of an innermost run (leaf `last`), moves to its last

@@ -9,9 +9,16 @@
 //! built so far once per index with that index's terms; every block is the
 //! template shifted by its outer dimensions' terms, evaluated once per block,
 //! with validity applied per block by [`BlockChecks`].
+//!
+//! When the innermost dimension alone exceeds a block, the view is written
+//! row by row ([`fill_rows`]): its window's valid indices are one interval,
+//! read by an odometer over the dimension's leaves whose innermost leaf runs
+//! as a plain loop, each run clipped to where the constraints hold.
 
 use super::blocked::{BLOCK, BLOCK_CONSTRAINTS};
 use super::checks::{BlockChecks, Rows, Tables, MASK_ROW};
+use super::odometer::{Leaves, Odometer};
+use super::runs::run_interval;
 use crate::view::View;
 
 /// One dimension's offset and constraint terms.
@@ -63,6 +70,120 @@ pub(super) fn fill_windowed(view: &View, out: &mut [i64], invalid: i64) -> Optio
         None => template.fill(invalid),
     }
     Some(want)
+}
+
+/// Row-wise fill of `view` (at most [`BLOCK_CONSTRAINTS`] constraints) into
+/// `out`, a row being the innermost dimension; returns how many were written.
+/// `None` for rank 0 or more constraints.
+///
+/// O(n + runs·constraints + rows·leaves) time for `n` elements (a division
+/// per leaf and row), no heap for ≤ 8 leaves.
+pub(super) fn fill_rows(view: &View, out: &mut [i64], invalid: i64) -> Option<usize> {
+    let extents = view.extents();
+    let last = extents.len().checked_sub(1)?;
+    let want = out.len().min(usize::try_from(view.size()).ok()?);
+    if view.cons() > BLOCK_CONSTRAINTS {
+        return None;
+    }
+    let e = extents[last];
+    let (t_lo, t_hi, start) = match view.window(last) {
+        Some(w) => (w.lo() - w.start(), w.hi() - w.start(), w.start()),
+        None => (0, e, 0),
+    };
+    let (t_lo, t_hi) = (t_lo.clamp(0, e), t_hi.clamp(0, e));
+    let row_leaves = Leaves::of_range(view, view.dim_range(last));
+    let row_len = usize::try_from(e).ok()?;
+    for (r, row) in (0i64..).zip(out[..want].chunks_mut(row_len)) {
+        let Some((shift, vals)) = outer_terms(view, (last, &extents), r) else {
+            row.fill(invalid);
+            continue;
+        };
+        let n = row.len() as i64;
+        let (a, b) = (t_lo.min(n), t_hi.min(n).max(t_lo.min(n)));
+        row[..a as usize].fill(invalid);
+        row[b as usize..].fill(invalid);
+        if a < b {
+            let odo = Odometer::at(&row_leaves, a + start, shift, &vals[..view.cons()]);
+            write_runs(
+                &row_leaves,
+                odo,
+                &view.bounds,
+                &mut row[a as usize..b as usize],
+                invalid,
+            );
+        }
+    }
+    Some(want)
+}
+
+/// Writes `out` from the odometer's position on, one run of the innermost
+/// leaf at a time: each constraint holds on an interval of the run
+/// ([`run_interval`]), written as offsets, the rest as `invalid`; a whole
+/// valid run copies the previous one, shifted.
+/// O(len + runs·constraints).
+fn write_runs(
+    leaves: &Leaves,
+    mut odo: Odometer,
+    bounds: &[(i64, i64)],
+    out: &mut [i64],
+    invalid: i64,
+) {
+    let Some(inner) = leaves.extents.len().checked_sub(1) else {
+        // Every leaf has extent 1: a single element.
+        let valid = leaves.valid(&odo.values);
+        out.fill(if valid { odo.offset } else { invalid });
+        return;
+    };
+    let (e, d) = (leaves.extents[inner], leaves.strides[inner]);
+    let mut at = 0usize;
+    // The start and first offset of the last whole, valid run.
+    let mut last_whole: Option<(usize, i64)> = None;
+    while at < out.len() {
+        let run = (e - odo.digit[inner]).min((out.len() - at) as i64);
+        let (mut lo_j, mut hi_j) = (0i64, run);
+        let cons = odo.values.iter().zip(bounds).zip(&leaves.coeffs[inner]);
+        for ((&v, &(lo, hi)), &a) in cons {
+            let (l, h) = run_interval(v, a, lo, hi);
+            (lo_j, hi_j) = (lo_j.max(l), hi_j.min(h));
+        }
+        let (lo_j, hi_j) = (lo_j.clamp(0, run) as usize, hi_j.clamp(0, run) as usize);
+        let hi_j = hi_j.max(lo_j);
+        let whole = run == e && lo_j == 0 && hi_j == run as usize;
+        let (done, rest) = out.split_at_mut(at);
+        let chunk = &mut rest[..run as usize];
+        // A whole valid run repeats the previous one, shifted (a vectorisable
+        // add-copy); the shift is a difference of two offsets, hence in range.
+        match last_whole
+            .filter(|_| whole)
+            .and_then(|(p, o)| Some((p, odo.offset.checked_sub(o)?)))
+        {
+            Some((p, shift)) => {
+                for (o, &x) in chunk.iter_mut().zip(&done[p..p + run as usize]) {
+                    *o = x + shift;
+                }
+            }
+            None => {
+                chunk[..lo_j].fill(invalid);
+                for (j, o) in (lo_j as i64..).zip(&mut chunk[lo_j..hi_j]) {
+                    *o = odo.offset + j * d;
+                }
+                chunk[hi_j..].fill(invalid);
+            }
+        }
+        if whole {
+            last_whole = Some((at, odo.offset));
+        }
+        at += run as usize;
+        if at < out.len() {
+            // To the run's last element, then one step (a carry).
+            odo.digit[inner] += run - 1;
+            odo.offset += d * (run - 1);
+            for (v, a) in odo.values.iter_mut().zip(&leaves.coeffs[inner]) {
+                *v += a * (run - 1);
+            }
+            odo.step(leaves);
+        }
+    }
 }
 
 /// The first dimension of the trailing block and the block's size: the
