@@ -125,6 +125,32 @@ fn workload(name: &str) -> Workload {
             ],
             size: 64 * 64 * 9,
         },
+        "sliced_transpose_bcast_512" => Workload {
+            single: ViewStack::new(&[32, 32])
+                .and_then(|t| t.permute(&[1, 0]))
+                .and_then(|t| t.reshape(&[1024]))
+                .and_then(|t| t.shrink(&[(3, 1000)]))
+                .and_then(|t| t.reshape(&[1, 997]))
+                .and_then(|t| t.expand(&[512, 997]))
+                .unwrap(),
+            stack: vec![
+                view(&[32, 32], &[1, 32], 0, None),
+                view(&[512, 997], &[0, 1], 3, None),
+            ],
+            size: 512 * 997,
+        },
+        "sliced_transpose_1024" => Workload {
+            single: ViewStack::new(&[1024, 1024])
+                .and_then(|t| t.permute(&[1, 0]))
+                .and_then(|t| t.reshape(&[1 << 20]))
+                .and_then(|t| t.shrink(&[(3, (1 << 20) - 5)]))
+                .unwrap(),
+            stack: vec![
+                view(&[1024, 1024], &[1, 1024], 0, None),
+                view(&[(1 << 20) - 8], &[1], 3, None),
+            ],
+            size: (1 << 20) - 8,
+        },
         _ => unreachable!(),
     }
 }
@@ -162,10 +188,12 @@ fn eval_flat(v: &FlatView, c: &[i64]) -> Option<i64> {
     Some(v.offset() + c.iter().zip(v.strides()).map(|(x, s)| x * s).sum::<i64>())
 }
 
-const STREAMS: [&str; 3] = [
+const STREAMS: [&str; 5] = [
     "transpose_flatten_1024",
     "head_merge_8x16x64x64",
     "padded_conv3x3_64",
+    "sliced_transpose_bcast_512",
+    "sliced_transpose_1024",
 ];
 
 /// The single hierarchical view's offset stream.
@@ -199,4 +227,52 @@ fn stream_plain_fill(b: Bencher, name: &str) {
                 *o = i * stride;
             }
         });
+}
+
+/// Two-view stacks (the pair refused by the merge): `permute_then_reshape` is
+/// tinygrad's `test_permute_then_reshape` (`[7, 4]`, permute, reshape `[7, 4]`);
+/// `_256` the same at 192×256; `windowed_256` a flattened transpose sliced
+/// to `[3, 65000)` (a windowed lower view) and split by a reshape, so only the
+/// evaluated check can refuse the pair.
+fn two_view_stack(name: &str) -> ViewStack {
+    let t = match name {
+        "permute_then_reshape" => ViewStack::new(&[7, 4])
+            .and_then(|t| t.permute(&[1, 0]))
+            .and_then(|t| t.reshape(&[7, 4])),
+        "permute_then_reshape_256" => ViewStack::new(&[192, 256])
+            .and_then(|t| t.permute(&[1, 0]))
+            .and_then(|t| t.reshape(&[192, 256])),
+        "windowed_256" => ViewStack::new(&[256, 256])
+            .and_then(|t| t.permute(&[1, 0]))
+            .and_then(|t| t.reshape(&[65536]))
+            .and_then(|t| t.shrink(&[(3, 65003)]))
+            .and_then(|t| t.reshape(&[250, 260])),
+        _ => unreachable!(),
+    }
+    .unwrap();
+    assert_eq!(t.views().len(), 2, "{name}: {t}");
+    t
+}
+
+const TWO_VIEW: [&str; 3] = [
+    "permute_then_reshape",
+    "permute_then_reshape_256",
+    "windowed_256",
+];
+
+/// One movement op on a two-view stack that stays at two views: a permute,
+/// a flip, a shrink by one row, a pad by one row (each on a fresh copy).
+#[divan::bench(args = TWO_VIEW, consts = [0, 1, 2, 3])]
+fn two_view_op<const OP: usize>(b: Bencher, name: &str) {
+    let t = two_view_stack(name);
+    let (r, c) = (t.shape()[0], t.shape()[1]);
+    let apply = move |t: ViewStack| match OP {
+        0 => t.permute(&[1, 0]),
+        1 => t.flip(&[true, false]),
+        2 => t.shrink(&[(0, r - 1), (0, c)]),
+        _ => t.pad(&[(0, 1), (0, 0)]),
+    };
+    assert_eq!(apply(t.clone()).unwrap().views().len(), 2, "{name} op {OP}");
+    b.with_inputs(|| t.clone())
+        .bench_values(|t| apply(black_box(t)).unwrap());
 }

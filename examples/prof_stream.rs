@@ -1,8 +1,8 @@
 //! Callgrind harness for the offset streams of `benches/views.rs`:
 //! `cargo build --release --example prof_stream`, then
 //! `valgrind --tool=callgrind target/release/examples/prof_stream WORKLOAD N`
-//! with WORKLOAD one of `transpose`, `heads`, `conv`, `plain_transpose`,
-//! `plain_heads`, `plain_conv` (the plain `i*stride` fill of the same length).
+//! with WORKLOAD one of `transpose`, `heads`, `conv`, `sliced`, `plain_transpose`,
+//! `plain_heads`, `plain_conv`, `plain_sliced` (the plain `i*stride` fill of the same length).
 
 use std::hint::black_box;
 
@@ -30,6 +30,15 @@ fn workload(name: &str) -> (Option<ViewStack>, usize) {
             1 << 19,
         ),
         "conv" => (stack(conv_window(64)), 64 * 64 * 9),
+        "sliced" => (
+            stack(ViewStack::new(&[1024, 1024]).and_then(|t| {
+                t.permute(&[1, 0])?
+                    .reshape(&[1 << 20])?
+                    .shrink(&[(3, (1 << 20) - 5)])
+            })),
+            (1 << 20) - 8,
+        ),
+        "plain_sliced" => (None, (1 << 20) - 8),
         "plain_transpose" => (None, 1 << 20),
         "plain_heads" => (None, 1 << 19),
         "plain_conv" => (None, 64 * 64 * 9),

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --release --example prof_views
-//! valgrind --tool=callgrind target/release/examples/prof_views reshape|clone|chain|conv N
+//! valgrind --tool=callgrind target/release/examples/prof_views reshape|clone|chain|conv|two_permute|two_pad N
 //! target/release/examples/prof_views chain N   # also prints on-CPU ns per iteration
 //! ```
 //!
@@ -30,6 +30,11 @@ fn main() {
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let t = ViewStack::new(&[64, 64]).and_then(|t| t.permute(&[1, 0]));
     let Ok(t) = t else { return };
+    // tinygrad's test_permute_then_reshape: a pair the merge refuses.
+    let two = ViewStack::new(&[7, 4])
+        .and_then(|t| t.permute(&[1, 0]))
+        .and_then(|t| t.reshape(&[7, 4]));
+    let Ok(two) = two else { return };
     let mut views = 0;
     let start = on_cpu_ns();
     for _ in 0..n {
@@ -37,6 +42,8 @@ fn main() {
             "reshape" => black_box(&t).clone().reshape(black_box(&[4096])),
             "clone" => Ok(black_box(&t).clone()),
             "conv" => conv_window(black_box(64)),
+            "two_permute" => black_box(&two).clone().permute(black_box(&[1, 0])),
+            "two_pad" => black_box(&two).clone().pad(black_box(&[(0, 1), (0, 0)])),
             _ => ViewStack::new(black_box(&[2, 64, 512]))
                 .and_then(|t| t.reshape(&[2, 64, 8, 64]))
                 .and_then(|t| t.permute(&[0, 2, 1, 3]))

@@ -152,6 +152,57 @@ proptest! {
     }
 }
 
+/// A view with windowed dimensions, most of the time: the flattened transpose
+/// of `a`×`b`, shrunk to `[start, end)` and padded (bounds that cut its
+/// leaves), broadcast into `copies` rows, then `ops` random ops.
+fn windowed(a: i64, b: i64, cut: (i64, i64, i64, i64), copies: i64, r: &mut Draw) -> ViewStack {
+    let n = a * b;
+    let start = cut.0 % n;
+    let end = start + 1 + cut.1 % (n - start);
+    let mut t = ViewStack::new(&[a, b])
+        .and_then(|t| t.permute(&[1, 0]))
+        .and_then(|t| t.reshape(&[n]))
+        .and_then(|t| t.shrink(&[(start, end)]))
+        .and_then(|t| t.pad(&[(cut.2, cut.3)]))
+        .unwrap();
+    let len = t.shape()[0];
+    t = t
+        .reshape(&[1, len])
+        .and_then(|t| t.expand(&[copies, len]))
+        .unwrap();
+    if r.below(2) == 1 {
+        t = t.permute(&[1, 0]).unwrap(); // the windowed dimension outside
+    }
+    for _ in 0..r.below(4) {
+        t = random_op(t, r);
+    }
+    t
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(160)))]
+
+    /// Views with windowed dimensions (inner and outer, shrunk, padded,
+    /// flipped, broadcast, some larger than a block) fill exactly what `eval`
+    /// gives, whole and for a random prefix.
+    #[test]
+    fn windowed_fills_match_eval(
+        (a, b) in (2i64..=40, 2i64..=40),
+        cut in (0i64..2000, 0i64..2000, 0i64..=3, 0i64..=3),
+        copies in 1i64..=40,
+        words in prop::collection::vec(any::<u32>(), 48),
+    ) {
+        let mut r = Draw(words.iter());
+        let t = windowed(a, b, cut, copies, &mut r);
+        let invalid = [-1, i64::MIN, i64::MAX][r.below(3) as usize];
+        for v in t.views() {
+            let want = reference(v, invalid);
+            check_fill(v, &want, want.len(), invalid)?;
+            check_fill(v, &want, r.below(want.len() as u32 + 4) as usize, invalid)?;
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(common::cases(128)))]
 

@@ -5,7 +5,7 @@
 //! - `right_inverse(L)`: the largest `R` built from L's leaves sorted by stride
 //!   whose strides chain contiguously from 1 (`d = 1, s₀·d₀, …`); each such leaf
 //!   contributes `s : (its row-major index stride in L)`. Then `L(R(i)) = i` for
-//!   every `i < size(R)`. Ints off the chain (zero or negative strides, a
+//!   every `i < size(R)`. Leaves off the chain (zero or negative strides, a
 //!   repeated stride) are skipped, as CuTe skips them: their coordinate stays 0.
 //! - `left_inverse(L)`: `R(L(i)) = i₀`, i with its stride-0 coordinates set
 //!   to 0 (CuTe's left inverse does not read L's kernel either).

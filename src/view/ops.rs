@@ -422,7 +422,7 @@ impl View {
         b.finish()
     }
 
-    /// Ints `slow` and `fast` merge iff the stride and every coefficient scale
+    /// Leaves `slow` and `fast` merge iff the stride and every coefficient scale
     /// by `fast`'s extent.
     pub(crate) fn mergeable(&self, slow: usize, fast: usize) -> bool {
         let s = self.ext[fast];

@@ -7,6 +7,14 @@
 //! ([`pair`](super::pair)), repeated until no pair merges, so the number of
 //! views is minimal among stacks reachable by pairwise merging — not tinygrad's
 //! tail-only greedy pass.
+//!
+//! A stack never decides the same refusal twice: each adjacent pair remembers
+//! ([`Refusal`]) that its replay failed, and at which op, and that the merge
+//! refused it. An op on the upper view keeps the replay's failure unless it
+//! supersedes the failing reshape, and keeps the merge's refusal when it is a
+//! permute or an expand (a refused pair stays refused under them; the property
+//! test `refusal_survives_permute_and_expand` checks it); any change to the
+//! lower view forgets both.
 
 use std::fmt;
 
@@ -32,6 +40,13 @@ enum Movement {
 type Arg<T> = SmallVec<[T; 8]>;
 
 impl Movement {
+    /// Whether a pair that [`merge_pair`] refuses stays refused after this op
+    /// on its upper view: a permute relabels the upper view's leaves, an
+    /// expand adds broadcast leaves that a merged view would drop again.
+    fn keeps_refusal(&self) -> bool {
+        matches!(self, Movement::Permute(_) | Movement::Expand(_))
+    }
+
     /// Applies the op to `v` in place; `false` when `v` cannot express it.
     fn apply(&self, v: &mut View) -> Result<bool> {
         match self {
@@ -65,9 +80,65 @@ pub struct ViewStack {
     /// Never empty. On the heap, so that moving a stack through a chain of
     /// ops moves a pointer, not a few hundred bytes of view.
     views: Vec<View>,
-    /// `logs[k - 1]`: the ops applied to `views[k]` since it was pushed,
-    /// replayed on `views[k - 1]` when simplifying (none for the bottom view).
-    logs: Vec<Vec<Movement>>,
+    /// `links[k - 1]`: what joins `views[k - 1]` and `views[k]` (none below
+    /// the bottom view).
+    links: Vec<Link>,
+}
+
+/// The pair `views[k - 1]`, `views[k]` of a stack.
+#[derive(Clone, Debug, Default)]
+struct Link {
+    /// The ops applied to the upper view since it was pushed, replayed on the
+    /// lower view when simplifying.
+    log: Vec<Movement>,
+    refused: Refusal,
+}
+
+/// What is known of a pair that did not merge, so that it is not decided again.
+#[derive(Clone, Copy, Debug, Default)]
+struct Refusal {
+    /// Replaying the log on the lower view fails at this op.
+    replay_fails_at: Option<usize>,
+    /// [`merge_pair`] refused the pair.
+    merge: bool,
+}
+
+impl Link {
+    /// Records `op`, applied to the upper view, and what of the refusal survives it.
+    fn record(&mut self, op: Movement) {
+        if let Some(at) = self.refused.replay_fails_at {
+            // The failing op now stands before another; only a reshape
+            // followed by a reshape is skipped by the replay.
+            let superseded = at + 1 == self.log.len()
+                && matches!(
+                    (&self.log[at], &op),
+                    (Movement::Reshape(_), Movement::Reshape(_))
+                );
+            if superseded {
+                self.refused.replay_fails_at = None;
+            }
+        }
+        self.refused.merge &= op.keeps_refusal();
+        self.log.push(op);
+    }
+
+    /// Whether `lower` and `upper` (the views this link joins) merge, and the
+    /// merged view; remembers a refusal, and does not decide a remembered one
+    /// again. O(1) when both parts are remembered.
+    fn merge(&mut self, lower: &View, upper: &View) -> Result<Option<View>> {
+        if self.refused.replay_fails_at.is_none() {
+            match replay(lower, &self.log)? {
+                Ok(v) => return Ok(Some(v)),
+                Err(at) => self.refused.replay_fails_at = Some(at),
+            }
+        }
+        if self.refused.merge {
+            return Ok(None);
+        }
+        let merged = merge_pair(lower, upper)?;
+        self.refused.merge = merged.is_none();
+        Ok(merged)
+    }
 }
 
 impl PartialEq for ViewStack {
@@ -91,7 +162,7 @@ impl ViewStack {
     pub fn new(shape: &[i64]) -> Result<ViewStack> {
         Ok(ViewStack {
             views: vec![View::contiguous(shape)?],
-            logs: Vec::new(),
+            links: Vec::new(),
         })
     }
 
@@ -115,7 +186,7 @@ impl ViewStack {
         }
         ViewStack {
             views: vec![view],
-            logs: Vec::new(),
+            links: Vec::new(),
         }
     }
 
@@ -185,11 +256,11 @@ impl ViewStack {
                 let zero = self.views.swap_remove(top);
                 return Ok(ViewStack {
                     views: vec![zero],
-                    logs: Vec::new(),
+                    links: Vec::new(),
                 });
             }
-            self.logs[top - 1].push(record());
-            return simplify(self.views, self.logs);
+            self.links[top - 1].record(record());
+            return simplify(self.views, self.links);
         }
         #[cfg(debug_assertions)]
         debug_assert_eq!(
@@ -204,8 +275,11 @@ impl ViewStack {
             });
         }
         self.views.push(fresh);
-        self.logs.push(vec![record()]);
-        simplify(self.views, self.logs)
+        self.links.push(Link {
+            log: vec![record()],
+            refused: Refusal::default(),
+        });
+        simplify(self.views, self.links)
     }
 
     /// tinygrad's `reshape`: same number of elements.
@@ -384,22 +458,25 @@ impl ViewStack {
     }
 }
 
-/// Merges adjacent pairs until none merges: first by replaying the upper
-/// view's ops on the lower one (consecutive reshapes collapsed into the last),
-/// then by [`merge_pair`] (the closed-form decision, the affine composition
-/// with its symbolic no-carry test, or an evaluated and verified fit).
-fn simplify(mut views: Vec<View>, mut logs: Vec<Vec<Movement>>) -> Result<ViewStack> {
+/// Merges adjacent pairs until none merges ([`Link::merge`]: first by
+/// replaying the upper view's ops on the lower one, consecutive reshapes
+/// collapsed into the last, then by [`merge_pair`]: the closed-form decision,
+/// the affine composition with its symbolic no-carry test, or an evaluated
+/// and verified fit). A merge changes the views on both sides of its
+/// neighbours' links, so they forget their refusals.
+fn simplify(mut views: Vec<View>, mut links: Vec<Link>) -> Result<ViewStack> {
     let mut k = views.len();
     while k >= 2 {
-        let merged = match replay(&views[k - 2], &logs[k - 2])? {
-            Some(v) => Some(v),
-            None => merge_pair(&views[k - 2], &views[k - 1])?,
-        };
-        match merged {
+        match links[k - 2].merge(&views[k - 2], &views[k - 1])? {
             Some(v) => {
-                let upper_log = logs.remove(k - 2);
+                let upper = links.remove(k - 2);
                 if k > 2 {
-                    logs[k - 3].extend(upper_log);
+                    let below = &mut links[k - 3];
+                    below.log.extend(upper.log);
+                    below.refused = Refusal::default();
+                }
+                if let Some(above) = links.get_mut(k - 2) {
+                    above.refused = Refusal::default();
                 }
                 views.remove(k - 1);
                 views[k - 2] = v;
@@ -408,11 +485,25 @@ fn simplify(mut views: Vec<View>, mut logs: Vec<Vec<Movement>>) -> Result<ViewSt
             None => k -= 1,
         }
     }
-    Ok(ViewStack { views, logs })
+    Ok(ViewStack { views, links })
 }
 
-/// `ops` applied to `lower`, or `None` when one of them needs another view.
-fn replay(lower: &View, ops: &[Movement]) -> Result<Option<View>> {
+impl ViewStack {
+    /// The stack simplified again with every refusal forgotten: equal to
+    /// `self` when the remembered refusals are sound.
+    #[cfg(test)]
+    pub(crate) fn decided_afresh(&self) -> Result<ViewStack> {
+        let mut links = self.links.clone();
+        links
+            .iter_mut()
+            .for_each(|l| l.refused = Refusal::default());
+        simplify(self.views.clone(), links)
+    }
+}
+
+/// `ops` applied to `lower`, or the index of the first op that needs
+/// another view. A reshape followed by a reshape is skipped.
+fn replay(lower: &View, ops: &[Movement]) -> Result<std::result::Result<View, usize>> {
     let mut v = lower.clone();
     for (k, op) in ops.iter().enumerate() {
         let superseded = matches!(
@@ -423,10 +514,10 @@ fn replay(lower: &View, ops: &[Movement]) -> Result<Option<View>> {
             continue;
         }
         if !op.apply(&mut v)? {
-            return Ok(None);
+            return Ok(Err(k));
         }
     }
-    Ok(Some(v))
+    Ok(Ok(v))
 }
 
 impl fmt::Display for ViewStack {

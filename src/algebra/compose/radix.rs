@@ -6,7 +6,7 @@ use smallvec::SmallVec;
 
 use crate::layout::Layout;
 
-/// Ints as `(extent, stride)` pairs, fastest first.
+/// Leaves as `(extent, stride)` pairs, fastest first.
 pub(crate) type Pairs = SmallVec<[(i64, i64); 8]>;
 
 /// A as a function on every integer: coalesced finite leaves (fastest first, extents

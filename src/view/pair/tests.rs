@@ -268,3 +268,83 @@ proptest! {
         check_merge(&lower, &upper)?;
     }
 }
+
+/// A permute (`expand` false) or an expand of extent-1 dimensions, with
+/// arguments drawn from `words`, applied to `v` in place; `false` when `v`
+/// cannot express it.
+fn relabel(v: &mut View, expand: bool, words: &mut impl Iterator<Item = u32>) -> bool {
+    let mut below = |n: i64| i64::from(words.next().unwrap_or(0)) % n.max(1);
+    let shape = v.shape();
+    let done = if expand {
+        let to: Vec<i64> = shape
+            .iter()
+            .map(|&s| if s == 1 { 1 + below(3) } else { s })
+            .collect();
+        v.expand(&to)
+    } else {
+        let mut p: Vec<usize> = (0..shape.len()).collect();
+        for k in (1..p.len()).rev() {
+            p.swap(k, below(k as i64 + 1) as usize);
+        }
+        v.permute(&p)
+    };
+    done.unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, max_global_rejects: 1 << 20, ..ProptestConfig::default() })]
+
+    /// What lets a stack remember a refused pair across ops
+    /// (`Movement::keeps_refusal`): a pair the merge refuses stays refused
+    /// after a permute or an expand of the upper view. (Flips and pads do
+    /// not qualify: the merge finds some affine views only in one of the
+    /// two orientations, and a pad can make a windowed pair empty.)
+    #[test]
+    fn refusal_survives_permute_and_expand(
+        shape in prop::collection::vec(1i64..=5, 1..=3),
+        lower_ops in 0usize..5,
+        upper_ops in 1usize..5,
+        nested in any::<bool>(),
+        expand in any::<bool>(),
+        words in prop::collection::vec(any::<u32>(), 128),
+    ) {
+        let mut words = words.into_iter();
+        let lower = if nested {
+            windowed_view(&shape, lower_ops, &mut words)
+        } else {
+            random_view(&shape, lower_ops, &mut words)
+        };
+        let upper = random_view(&lower.shape(), upper_ops, &mut words);
+        prop_assume!(merge_pair(&lower, &upper).unwrap().is_none());
+        let mut moved = upper.clone();
+        prop_assume!(relabel(&mut moved, expand, &mut words));
+        let merged = merge_pair(&lower, &moved).unwrap();
+        prop_assert!(merged.is_none(), "{} over {} gave {}", moved, lower, merged.unwrap());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// A stack's remembered refusals change nothing: after every op of a
+    /// random chain, deciding every pair afresh gives the same stack. Most
+    /// chains start from two views (a transpose read back in the original
+    /// shape, as tinygrad's `test_permute_then_reshape`).
+    #[test]
+    fn remembered_refusals_match_fresh_decisions(
+        (a, b) in (2i64..=6, 2i64..=6),
+        two in prop::bool::weighted(0.8),
+        ops in 1usize..10,
+        words in prop::collection::vec(any::<u32>(), 160),
+    ) {
+        let mut words = words.into_iter();
+        let mut t = ViewStack::new(&[a, b + 1]).unwrap();
+        if two {
+            t = t.permute(&[1, 0]).and_then(|t| t.reshape(&[a, b + 1])).unwrap();
+        }
+        for _ in 0..ops {
+            t = random_op(t, &mut words);
+            prop_assert_eq!(&t.decided_afresh().unwrap(), &t);
+        }
+    }
+}

@@ -7,7 +7,7 @@
 //! leaves' shift, one vectorisable add-copy. Validity is then applied per
 //! block by [`BlockChecks`].
 
-use super::checks::BlockChecks;
+use super::checks::{BlockChecks, Rows};
 use super::odometer::Odometer;
 use super::ViewOffsets;
 
@@ -42,8 +42,8 @@ pub(super) fn fill_blocked(it: &ViewOffsets, out: &mut [i64], invalid: i64) -> O
         |k| leaves.strides[k0 + k],
         it.odo.offset,
     );
-    let mut rel = [[0i64; BLOCK]; BLOCK_CONSTRAINTS];
-    let checks = BlockChecks::new(leaves, &it.odo.values, (k0, size), &mut rel);
+    let mut rel: Rows = [[0; BLOCK]; BLOCK_CONSTRAINTS + 1];
+    let checks = BlockChecks::of_leaves(leaves, &it.odo.values, (k0, size), &mut rel);
     // The outer leaves' odometer carries each block's shift relative to the first.
     let mut outer = Odometer::new(k0, 0, &it.odo.values);
     for chunk in rest.chunks_mut(size) {

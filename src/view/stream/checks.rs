@@ -1,7 +1,8 @@
 //! Validity per block of a blocked fill.
 //!
 //! A constraint blind to the outer leaves ("fixed") fails at the same
-//! positions in every block: those are found once ([`FixedHoles`]). The others
+//! positions in every block, as does a window of an inner dimension: those
+//! are found once ([`FixedHoles`]). The other constraints
 //! ("varying") are tested per block against their range over the block, and
 //! element by element, with branch-free lane masks ([`RangeTest`]), only where
 //! that range crosses a bound.
@@ -9,7 +10,15 @@
 use smallvec::SmallVec;
 
 use super::blocked::{tabulate, BLOCK, BLOCK_CONSTRAINTS};
-use super::odometer::Ints;
+use super::odometer::Leaves;
+
+/// Rows of per-position tables of a block: one per constraint (its value
+/// relative to the block's start), then [`MASK_ROW`].
+pub(super) type Rows = [[i64; BLOCK]; BLOCK_CONSTRAINTS + 1];
+
+/// The row of [`Rows`] holding the lane mask of the positions every block
+/// shares (-1 valid, 0 not).
+pub(super) const MASK_ROW: usize = BLOCK_CONSTRAINTS;
 
 /// Most fixed holes per block patched one by one rather than by a mask pass.
 const MAX_HOLES: usize = 32;
@@ -20,8 +29,8 @@ enum FixedHoles {
     None,
     /// At these few positions.
     Few(SmallVec<[u16; MAX_HOLES]>),
-    /// Wherever this row of the tables is 0 (a lane mask: -1 valid, 0 not).
-    Mask(usize),
+    /// Wherever [`MASK_ROW`] is 0.
+    Mask,
 }
 
 /// The validity of a blocked fill's blocks (see the module documentation).
@@ -29,7 +38,7 @@ pub(super) struct BlockChecks<'a> {
     bounds: &'a [(i64, i64)],
     /// Per constraint, its value at each position relative to the block's start
     /// (rows of fixed constraints are consumed to build the fixed mask).
-    rel: &'a [[i64; BLOCK]; BLOCK_CONSTRAINTS],
+    rel: &'a Rows,
     varying: SmallVec<[usize; BLOCK_CONSTRAINTS]>,
     /// Per constraint, the least and greatest relative value over the block.
     reach: SmallVec<[(i64, i64); BLOCK_CONSTRAINTS]>,
@@ -37,32 +46,50 @@ pub(super) struct BlockChecks<'a> {
 }
 
 impl<'a> BlockChecks<'a> {
-    /// Tabulates each constraint over the block (leaves `k0..`, `size`
-    /// positions) into `rel`, and folds the fixed ones into [`FixedHoles`];
-    /// `values` are the constraints' values at the stream's start.
-    /// O(size·constraints).
-    pub(super) fn new(
-        leaves: &'a Ints,
+    /// The checks of a blocked fill over leaves: tabulates each constraint
+    /// over the block (leaves `k0..`, `size` positions) into `rel`, and
+    /// folds the fixed ones into [`FixedHoles`] (`values`: the constraints'
+    /// values at the stream's start). O(size·constraints).
+    pub(super) fn of_leaves(
+        leaves: &'a Leaves,
         values: &[i64],
         (k0, size): (usize, usize),
-        rel: &'a mut [[i64; BLOCK]; BLOCK_CONSTRAINTS],
+        rel: &'a mut Rows,
     ) -> BlockChecks<'a> {
         let inner = &leaves.extents[k0..];
         let cons = leaves.bounds.len();
         for (c, row) in rel.iter_mut().enumerate().take(cons) {
             tabulate(&mut row[..size], inner, |k| leaves.coeffs[k0 + k][c], 0);
         }
-        let varying: SmallVec<[usize; BLOCK_CONSTRAINTS]> = (0..cons)
+        let varying = (0..cons)
             .filter(|&c| leaves.coeffs[..k0].iter().any(|a| a[c] != 0))
             .collect();
         let reach = (0..cons).map(|c| block_reach(leaves, k0, c)).collect();
-        let fixed = fixed_holes(leaves, values, (k0, size), &varying, &mut rel[..]);
-        let rel: &'a [[i64; BLOCK]; BLOCK_CONSTRAINTS] = rel;
-        BlockChecks {
-            bounds: &leaves.bounds,
-            rel,
+        let tables = Tables {
+            size,
             varying,
             reach,
+            shared_mask: false,
+        };
+        BlockChecks::new(&leaves.bounds, values, tables, rel)
+    }
+
+    /// The checks given the block's tables (see [`Tables`]): the fixed
+    /// constraints (all but the varying ones), with `values` their values,
+    /// are folded with the shared mask into [`FixedHoles`]. O(size·constraints).
+    pub(super) fn new(
+        bounds: &'a [(i64, i64)],
+        values: &[i64],
+        tables: Tables,
+        rel: &'a mut Rows,
+    ) -> BlockChecks<'a> {
+        let fixed = fixed_holes(bounds, values, &tables, &mut rel[..]);
+        let rel: &'a Rows = rel;
+        BlockChecks {
+            bounds,
+            rel,
+            varying: tables.varying,
+            reach: tables.reach,
             fixed,
         }
     }
@@ -126,8 +153,8 @@ impl<'a> BlockChecks<'a> {
                     out[usize::from(j)] = invalid;
                 }
             }
-            FixedHoles::Mask(row) => {
-                for (o, &m) in out.iter_mut().zip(&self.rel[*row][..n]) {
+            FixedHoles::Mask => {
+                for (o, &m) in out.iter_mut().zip(&self.rel[MASK_ROW][..n]) {
                     *o = select(m, *o, invalid);
                 }
             }
@@ -146,7 +173,7 @@ fn select(m: i64, a: i64, b: i64) -> i64 {
 /// each leaf contributes `min(0, a·(e-1))` and `max(0, a·(e-1))`. Every partial
 /// sum lies within the constraint's reach, which canonical constraints keep
 /// inside `i64`. O(leaves).
-fn block_reach(leaves: &Ints, k0: usize, c: usize) -> (i64, i64) {
+fn block_reach(leaves: &Leaves, k0: usize, c: usize) -> (i64, i64) {
     leaves.extents[k0..]
         .iter()
         .zip(&leaves.coeffs[k0..])
@@ -156,38 +183,49 @@ fn block_reach(leaves: &Ints, k0: usize, c: usize) -> (i64, i64) {
         })
 }
 
-/// Turns the rows of `rel` of the fixed constraints (all but `varying`) into
-/// one validity mask, in the first fixed row, and lists its holes when there
-/// are at most [`MAX_HOLES`]. A fixed constraint's value at a block's start is
-/// its value at the stream's start, `values`. O(size·constraints).
+/// What [`Rows`] hold for a block of `size` positions: each constraint's
+/// values, the constraints that vary between blocks, each constraint's least
+/// and greatest value over the block, and whether [`MASK_ROW`] holds a mask
+/// shared by every block (else it is free).
+pub(super) struct Tables {
+    pub(super) size: usize,
+    pub(super) varying: SmallVec<[usize; BLOCK_CONSTRAINTS]>,
+    pub(super) reach: SmallVec<[(i64, i64); BLOCK_CONSTRAINTS]>,
+    pub(super) shared_mask: bool,
+}
+
+/// Folds the fixed constraints (all but the varying ones; `values` their
+/// values at every block's start) into [`MASK_ROW`], with the shared mask if
+/// any, and lists its holes when there are at most [`MAX_HOLES`].
+/// O(size·constraints).
 fn fixed_holes(
-    leaves: &Ints,
+    bounds: &[(i64, i64)],
     values: &[i64],
-    (k0, size): (usize, usize),
-    varying: &[usize],
+    tables: &Tables,
     rel: &mut [[i64; BLOCK]],
 ) -> FixedHoles {
-    let mut fixed = (0..leaves.bounds.len()).filter(|c| !varying.contains(c));
-    let Some(first) = fixed.next() else {
+    let size = tables.size;
+    let mut fixed = (0..bounds.len())
+        .filter(|c| !tables.varying.contains(c))
+        .peekable();
+    if fixed.peek().is_none() && !tables.shared_mask {
         return FixedHoles::None;
-    };
-    for c in std::iter::once(first).chain(fixed) {
-        let test = RangeTest::new(leaves.bounds[c], values[c], block_reach(leaves, k0, c));
-        if c == first {
-            // The first fixed row becomes the mask.
-            rel[c][..size].iter_mut().for_each(|r| *r = test.mask(*r));
-        } else {
-            let (head, tail) = rel.split_at_mut(c);
-            for (m, &r) in head[first][..size].iter_mut().zip(&tail[0][..size]) {
-                *m &= test.mask(r);
-            }
+    }
+    let (head, tail) = rel.split_at_mut(MASK_ROW);
+    let mask = &mut tail[0][..size];
+    if !tables.shared_mask {
+        mask.fill(-1);
+    }
+    for c in fixed {
+        let test = RangeTest::new(bounds[c], values[c], tables.reach[c]);
+        for (m, &r) in mask.iter_mut().zip(&head[c][..size]) {
+            *m &= test.mask(r);
         }
     }
-    let mask = &rel[first][..size];
     let mut holes = SmallVec::new();
-    for (j, _) in (0u16..).zip(mask).filter(|&(_, &m)| m == 0) {
+    for (j, _) in (0u16..).zip(&*mask).filter(|&(_, &m)| m == 0) {
         if holes.len() == MAX_HOLES {
-            return FixedHoles::Mask(first);
+            return FixedHoles::Mask;
         }
         holes.push(j);
     }

@@ -8,19 +8,22 @@
 //! innermost run is a plain loop. [`View::fill_offsets`] writes a constrained
 //! view block by block ([`blocked`], validity per block in [`checks`]) or,
 //! when its innermost runs are long, run by run ([`runs`]). A view with a
-//! windowed dimension is evaluated element by element (division per leaf, no
-//! heap).
+//! windowed dimension is filled block by block over its dimensions
+//! ([`windowed`]) when its innermost dimension fits a block, and otherwise
+//! row by row; with more than two constraints, it is evaluated element by
+//! element (division per leaf, no heap).
 
 mod blocked;
 mod checks;
 mod odometer;
 mod runs;
+mod windowed;
 
 use smallvec::SmallVec;
 
 use super::{unravel, View, ViewStack};
 use crate::layout::Offsets;
-use odometer::{Ints, Odometer};
+use odometer::{Leaves, Odometer};
 
 /// What a [`ViewOffsets`] evaluates element by element instead of streaming.
 #[derive(Clone, Debug)]
@@ -44,7 +47,7 @@ enum Evaluated {
 pub struct ViewOffsets {
     /// Set for what is evaluated per element, with the next index.
     slow: Option<(Evaluated, i64)>,
-    leaves: Ints,
+    leaves: Leaves,
     odo: Odometer,
     remaining: i64,
 }
@@ -58,7 +61,7 @@ impl View {
     /// assert_eq!(all, [Some(2), Some(3), Some(0), Some(1)]);
     /// ```
     pub fn offsets(&self) -> ViewOffsets {
-        let leaves = Ints::of(self);
+        let leaves = Leaves::of(self);
         let values: SmallVec<[i64; 2]> = SmallVec::from_elem(0, self.cons());
         ViewOffsets {
             slow: self
@@ -73,9 +76,9 @@ impl View {
     /// Writes every element's offset (or `invalid`) into `out`, which must hold
     /// [`View::size`] entries; returns how many were written (fewer when `out`
     /// is shorter: its length). O(n) for `n` written, with no heap for ≤ 8
-    /// leaves and ≤ 2 constraints; a view with a windowed dimension is
-    /// evaluated element by element (`View::eval_index`), O(n·leaves), no
-    /// heap for ≤ 8 leaves.
+    /// leaves and ≤ 2 constraints; a view with a windowed dimension and more
+    /// constraints is evaluated element by element (`View::eval_index`),
+    /// O(n·leaves), no heap for ≤ 8 leaves.
     ///
     /// ```
     /// let s = hlayout::ViewStack::new(&[2, 3]).unwrap().permute(&[1, 0]).unwrap();
@@ -88,6 +91,10 @@ impl View {
             return Offsets::new(&self.ext, &self.stride, self.offset).fill(out);
         }
         if self.has_windows() {
+            let blocked = windowed::fill_windowed(self, out, invalid);
+            if let Some(n) = blocked.or_else(|| windowed::fill_rows(self, out, invalid)) {
+                return n;
+            }
             let mut n = 0;
             for (o, v) in out.iter_mut().zip(self.offsets()) {
                 *o = v.unwrap_or(invalid);

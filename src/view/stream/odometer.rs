@@ -8,6 +8,8 @@
 //! sum of the view's and fits `i64`. The element stream steps every leaf, the
 //! blocked fill only the leaves outside its block.
 
+use std::ops::Range;
+
 use smallvec::SmallVec;
 
 use crate::view::View;
@@ -15,7 +17,7 @@ use crate::view::View;
 /// The leaves a stream walks (extent-1 leaves dropped), their constraints'
 /// coefficients and bounds.
 #[derive(Clone, Debug)]
-pub(super) struct Ints {
+pub(super) struct Leaves {
     pub(super) extents: SmallVec<[i64; 8]>,
     pub(super) strides: SmallVec<[i64; 8]>,
     /// Per leaf, its coefficient in each constraint.
@@ -23,11 +25,17 @@ pub(super) struct Ints {
     pub(super) bounds: SmallVec<[(i64, i64); 2]>,
 }
 
-impl Ints {
+impl Leaves {
     /// The leaves of `view` other than its extent-1 ones. O(leaves · constraints).
-    pub(super) fn of(view: &View) -> Ints {
-        let kept = || (0..view.ext.len()).filter(|&k| view.ext[k] != 1);
-        Ints {
+    pub(super) fn of(view: &View) -> Leaves {
+        Leaves::of_range(view, 0..view.ext.len())
+    }
+
+    /// The leaves `range` of `view` other than its extent-1 ones.
+    /// O(leaves · constraints).
+    pub(super) fn of_range(view: &View, range: Range<usize>) -> Leaves {
+        let kept = || range.clone().filter(|&k| view.ext[k] != 1);
+        Leaves {
             extents: kept().map(|k| view.ext[k]).collect(),
             strides: kept().map(|k| view.stride[k]).collect(),
             coeffs: kept()
@@ -67,7 +75,7 @@ impl Odometer {
     /// Moves to the next row-major position of the digits; from the last one,
     /// back to the first. Amortised O(constraints).
     #[inline]
-    pub(super) fn step(&mut self, leaves: &Ints) {
+    pub(super) fn step(&mut self, leaves: &Leaves) {
         for k in (0..self.digit.len()).rev() {
             if self.digit[k] + 1 < leaves.extents[k] {
                 self.digit[k] += 1;
@@ -86,9 +94,26 @@ impl Odometer {
         }
     }
 
+    /// At row-major position `x` (`0 <= x <` the product of the extents) of
+    /// all of `leaves`, with their terms added to `offset` and `values`.
+    /// O(leaves · (1 + constraints)), a division per leaf.
+    pub(super) fn at(leaves: &Leaves, mut x: i64, offset: i64, values: &[i64]) -> Odometer {
+        let mut odo = Odometer::new(leaves.extents.len(), offset, values);
+        for k in (0..leaves.extents.len()).rev() {
+            let digit = x % leaves.extents[k];
+            x /= leaves.extents[k];
+            odo.digit[k] = digit;
+            odo.offset += digit * leaves.strides[k];
+            for (v, a) in odo.values.iter_mut().zip(&leaves.coeffs[k]) {
+                *v += digit * a;
+            }
+        }
+        odo
+    }
+
     /// From the start of an innermost run (leaf `last`), moves to its last
     /// element. O(constraints).
-    pub(super) fn skip_to_run_end(&mut self, leaves: &Ints, last: usize) {
+    pub(super) fn skip_to_run_end(&mut self, leaves: &Leaves, last: usize) {
         let n = leaves.extents[last];
         self.digit[last] = n - 1;
         self.offset += leaves.strides[last] * (n - 1);

@@ -54,7 +54,7 @@ pub(super) fn fill_constrained(mut it: ViewOffsets, out: &mut [i64], invalid: i6
 
 /// The `j` with `lo <= v + j·a < hi`, as a half-open interval (possibly empty
 /// or unbounded). O(1).
-fn run_interval(v: i64, a: i64, lo: i64, hi: i64) -> (i64, i64) {
+pub(super) fn run_interval(v: i64, a: i64, lo: i64, hi: i64) -> (i64, i64) {
     use num_integer::Integer;
     match a {
         0 if lo <= v && v < hi => (i64::MIN, i64::MAX),
