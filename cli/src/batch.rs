@@ -68,6 +68,9 @@ fn handle(req: &Req) -> Result<Value, String> {
         .get("op")
         .and_then(Value::as_str)
         .ok_or("missing string field 'op'")?;
+    if let Some(answer) = crate::composed::respond(req, op) {
+        return answer;
+    }
     match op {
         "eval" => eval(&layout_arg(req, "layout")?),
         "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),

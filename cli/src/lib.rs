@@ -2,6 +2,7 @@
 //! `hlayout` itself has no JSON or argument-parsing dependency.
 //!
 //! - [`batch`]: the JSON Lines protocol (`docs/batch-protocol.md`) behind `hlayout batch`.
+//! - [`composed`]: batch requests on composed layouts (`Sw<B,M,S> o O o L`).
 //! - [`show`]: the human report behind `hlayout show`.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
@@ -9,4 +10,5 @@
 #![forbid(unsafe_code)]
 
 pub mod batch;
+pub mod composed;
 pub mod show;
