@@ -12,6 +12,7 @@ mod layout_props;
 mod merge_props;
 mod no_alloc;
 mod stream_props;
+mod swizzle_props;
 mod view_cases;
 mod view_props;
 mod views_agree;

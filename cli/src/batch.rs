@@ -199,28 +199,46 @@ type Req = Map<String, Value>;
 const OPS: &str = "eval, compose, coalesce, complement, right_inverse, left_inverse, \
 logical_divide, zipped_divide, logical_product, blocked_product, raked_product, flatten, chain, merge";
 
+/// The fields each op takes (besides `op`), or `None` for an unknown op.
+fn allowed_fields(op: &str) -> Option<&'static [&'static str]> {
+    Some(match op {
+        "eval" | "coalesce" | "flatten" | "right_inverse" | "left_inverse" => &["layout"],
+        "complement" => &["layout", "cotarget"],
+        "chain" => &["shape", "ops", "offsets"],
+        "merge" => &["first", "second"],
+        "compose" | "logical_divide" | "zipped_divide" | "logical_product" | "blocked_product"
+        | "raked_product" => &["a", "b"],
+        "expr" => &["layout", "lang"],
+        _ => return None,
+    })
+}
+
 fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
     let op = match req.get("op") {
         Some(Value::String(s)) => s.as_str(),
         Some(other) => return Err(fields::wrong("op", "a string", other)),
         None => return Err("missing field 'op'".into()),
     };
-    let one = |allowed: &[&str]| Fields::new(req, op, allowed);
+    let allowed =
+        allowed_fields(op).ok_or_else(|| format!("unknown op '{}' (known: {OPS})", clip(op)))?;
+    let f = Fields::new(req, op, allowed)?;
+    if let Some(answer) = crate::composed::respond(&f, op, limits) {
+        return answer.map(Reply::Json);
+    }
     let layout = |f: &Fields| f.layout("layout", limits);
     let text = |l: Layout| Reply::Json(json!({ "layout": l.to_string() }));
     let lib = |r: hlayout::Result<Layout>| r.map(text).map_err(|e| e.to_string());
     match op {
-        "eval" => eval(layout(&one(&["layout"])?)?, limits),
-        "coalesce" => Ok(text(layout(&one(&["layout"])?)?.coalesce())),
-        "flatten" => Ok(flatten(&layout(&one(&["layout"])?)?)),
-        "right_inverse" => Ok(text(layout(&one(&["layout"])?)?.right_inverse())),
-        "left_inverse" => lib(layout(&one(&["layout"])?)?.left_inverse()),
-        "complement" => complement(&one(&["layout", "cotarget"])?, limits),
-        "chain" => chain(&one(&["shape", "ops", "offsets"])?, limits),
-        "merge" => merge(&one(&["first", "second"])?, limits),
-        "compose" | "logical_divide" | "zipped_divide" | "logical_product" | "blocked_product"
-        | "raked_product" => {
-            let f = one(&["a", "b"])?;
+        "eval" => eval(layout(&f)?, limits),
+        "coalesce" => Ok(text(layout(&f)?.coalesce())),
+        "flatten" => Ok(flatten(&layout(&f)?)),
+        "right_inverse" => Ok(text(layout(&f)?.right_inverse())),
+        "left_inverse" => lib(layout(&f)?.left_inverse()),
+        "complement" => complement(&f, limits),
+        "chain" => chain(&f, limits),
+        "merge" => merge(&f, limits),
+        "expr" => Err("op 'expr' is documented but not served by this build".into()),
+        _ => {
             let (a, b) = (f.layout("a", limits)?, f.layout("b", limits)?);
             lib(match op {
                 "compose" => a.compose(&b),
@@ -230,8 +248,6 @@ fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
                 _ => a.raked_product(&b),
             })
         }
-        "expr" => Err("op 'expr' is documented but not served by this build".into()),
-        other => Err(format!("unknown op '{}' (known: {OPS})", clip(other))),
     }
 }
 

@@ -2,6 +2,7 @@
 //! `hlayout` itself has no JSON or argument-parsing dependency.
 //!
 //! - [`batch`]: the JSON Lines protocol (`docs/batch-protocol.md`) behind `hlayout batch`.
+//! - [`composed`]: batch requests on composed layouts (`Sw<B,M,S> o O o L`).
 //! - [`fields`]: strict reading of a request's fields (unknown fields, wrong
 //!   types and numbers beyond i64 are errors naming the field).
 //! - [`show`]: the human report behind `hlayout show`.
@@ -11,5 +12,6 @@
 #![forbid(unsafe_code)]
 
 pub mod batch;
+pub mod composed;
 pub mod fields;
 pub mod show;

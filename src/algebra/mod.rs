@@ -17,6 +17,8 @@
 //!   `blocked_`, `raked_product`.
 //! - [`max_common_layout`](crate::Layout::max_common_layout), `max_common_vector`.
 //! - [`make_ordered_layout`](crate::Layout::make_ordered_layout).
+//! - [`Swizzle`] (CuTe's `Swizzle<B,M,S>` on offsets) and [`ComposedLayout`]
+//!   (`Sw ∘ O ∘ L`, CuTe's swizzled layouts) with their operations.
 //!
 //! The mathematics (definitions, the composition criterion and its proof) is in
 //! `docs/algebra.md`.
@@ -25,17 +27,21 @@ pub(crate) mod coalesce;
 mod common;
 mod complement;
 mod compose;
+mod composed;
 mod divide;
 mod filter;
 mod inverse;
 mod inverse_search;
 mod ordered;
 mod product;
+mod swizzle;
 
 pub(crate) use coalesce::coalesce_leaves;
 
 pub use compose::{ComposePath, COMPOSE_FALLBACK_BUDGET};
+pub use composed::{ComposedLayout, ComposedOffsets};
 pub use inverse_search::LEFT_INVERSE_SEARCH_BUDGET;
+pub use swizzle::Swizzle;
 
 use crate::layout::Layout;
 

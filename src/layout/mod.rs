@@ -5,9 +5,10 @@
 //! ([`FlatView`], [`Layout::flatten`] with its [`FlattenReport`]).
 //!
 //! A layout is a function from indices to offsets. Index `i` is unravelled
-//! row-major over the shape's leaves, digits taken from the last leaf towards the
-//! first, and the first leaf keeps the whole remaining quotient (CuTe's rule,
-//! mirrored), so a layout is defined on every non-negative integer:
+//! row-major over the shape's leaves, digits taken by floor division from the
+//! last leaf towards the first, and the first leaf keeps the whole remaining
+//! quotient, negative or not (CuTe's rule, mirrored), so a layout is defined on
+//! every integer (the integer extension):
 //!
 //! ```text
 //! L(i) = Σ_k  digit_k(i) · stride_k
