@@ -73,6 +73,7 @@ fn handle(req: &Req) -> Result<Value, String> {
         "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),
         "flatten" => Ok(flatten(&layout_arg(req, "layout")?)),
         "chain" => chain(req),
+        "expr" => crate::expr::layout_expr(req),
         "merge" => merge(req),
         "compose" => binary(req, Layout::compose),
         "complement" => complement(req),
@@ -132,8 +133,8 @@ fn flatten(l: &Layout) -> Value {
     }
 }
 
-/// Applies a tinygrad movement-op chain to a contiguous tensor.
-fn chain(req: &Req) -> Result<Value, String> {
+/// The stack of a chain request's `shape` and `ops`.
+pub(crate) fn chain_stack(req: &Req) -> Result<ViewStack, String> {
     let shape = int_list(req.get("shape"), "shape")?;
     let ops = req
         .get("ops")
@@ -143,7 +144,14 @@ fn chain(req: &Req) -> Result<Value, String> {
     for (k, op) in ops.iter().enumerate() {
         t = movement(t, op).map_err(|e| format!("op {k}: {e}"))?;
     }
+    Ok(t)
+}
+
+/// Applies a tinygrad movement-op chain to a contiguous tensor.
+fn chain(req: &Req) -> Result<Value, String> {
+    let t = chain_stack(req)?;
     let mut out = json!({ "views": t.views().len(), "repr": t.to_string() });
+    crate::expr::chain_expr(req, &t, &mut out)?;
     if req.get("offsets").and_then(Value::as_bool) == Some(true) {
         let size: i64 = t.shape().iter().product();
         if size > MAX_EVAL_SIZE {

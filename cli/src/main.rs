@@ -7,7 +7,10 @@ const USAGE: &str = "usage:
   hlayout show LAYOUT     print a layout, its size/cosize, coalesced form,
                           flatten report and offset grid, e.g.
                           hlayout show \"(2,(2,2)):(2,(1,4))\"
-  hlayout batch           answer JSON Lines requests on stdin (see docs/batch-protocol.md)";
+  hlayout batch           answer JSON Lines requests on stdin (see docs/batch-protocol.md)
+  hlayout expr [--lang c|rust|python] [--input linear|coords] (LAYOUT | --chain JSON)
+                          print a kernel's index and validity expressions, e.g.
+                          hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +31,16 @@ fn main() -> ExitCode {
                 }
             }
         }
+        ["expr", rest @ ..] => match hlayout_cli::expr::command(rest) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("hlayout expr: {e}");
+                ExitCode::from(2)
+            }
+        },
         ["show", text] => match text.parse::<hlayout::Layout>() {
             Ok(l) => {
                 print!("{}", hlayout_cli::show::report(&l));

@@ -7,6 +7,7 @@ mod common;
 
 mod algebra_cases;
 mod cli;
+mod expr_cases;
 mod foundation_cases;
 mod merge_cases;
 mod protocol;
