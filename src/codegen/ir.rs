@@ -10,6 +10,7 @@
 //! point of the variables' box.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::error::{Error, Result};
 
@@ -107,7 +108,7 @@ pub struct Var {
 pub struct Kernel {
     nodes: Vec<Node>,
     ranges: Vec<(i128, i128)>,
-    interned: HashMap<Node, NodeId>,
+    interned: HashMap<Node, NodeId, BuildHasherDefault<Fx>>,
     vars: Vec<Var>,
     index: NodeId,
     valid: NodeId,
@@ -133,7 +134,7 @@ impl Kernel {
         let mut k = Kernel {
             nodes: Vec::new(),
             ranges: Vec::new(),
-            interned: HashMap::new(),
+            interned: HashMap::default(),
             vars,
             index: 0,
             valid: 0,
@@ -391,6 +392,41 @@ impl Kernel {
             val.push(x);
         }
         Ok((val[self.index as usize], val[self.valid as usize] != 0))
+    }
+}
+
+/// A multiplicative hash for the node table (nodes are a few words of small
+/// integers; SipHash's DoS resistance buys nothing here).
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.write_u64(u64::from(b)));
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_isize(&mut self, x: isize) {
+        self.write_u64(x as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 

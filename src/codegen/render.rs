@@ -49,7 +49,10 @@ impl Kernel {
     /// See [`Lang`] for an example.
     pub fn render(&self, lang: Lang) -> (String, String) {
         let r = Renderer { k: self, lang };
-        (r.text(self.index()).0, r.text(self.valid()).0)
+        let (mut index, mut valid) = (String::with_capacity(64), String::with_capacity(64));
+        r.write(self.index(), &mut index);
+        r.write(self.valid(), &mut valid);
+        (index, valid)
     }
 
     /// `(index, valid)` as C text.
@@ -66,109 +69,125 @@ struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
-    /// The text of `id` with its binding strength.
-    fn text(&self, id: NodeId) -> (String, u8) {
+    /// The binding strength of `id`'s text.
+    fn prec(&self, id: NodeId) -> u8 {
         let py = self.lang == Lang::Python;
-        let node = self.k.nodes()[id as usize];
-        let bin = |a: NodeId, op: &str, b: NodeId, p: u8| {
-            let l = self.wrap(a, p);
-            let r = self.wrap(b, p + 1);
-            (format!("{l} {op} {r}"), p)
-        };
-        // Comparisons need arithmetic operands (never a comparison).
-        let cmp = |a: NodeId, op: &str, b: NodeId, p: u8| {
-            let l = self.wrap(a, ADD);
-            let r = self.wrap(b, ADD);
-            (format!("{l} {op} {r}"), p)
-        };
-        match node {
-            Node::Const(c) if c < 0 => (c.to_string(), UNARY),
-            Node::Const(c) => (c.to_string(), ATOM),
-            Node::Var(k) => (self.k.vars()[k].name.clone(), ATOM),
-            Node::Bool(b) => (
-                match self.lang {
-                    Lang::C => {
-                        if b {
-                            "1"
-                        } else {
-                            "0"
-                        }
-                    }
-                    Lang::Rust => {
-                        if b {
-                            "true"
-                        } else {
-                            "false"
-                        }
-                    }
-                    Lang::Python => {
-                        if b {
-                            "True"
-                        } else {
-                            "False"
-                        }
-                    }
+        match self.k.nodes()[id as usize] {
+            Node::Const(c) if c < 0 => UNARY,
+            Node::Const(_) | Node::Var(_) | Node::Bool(_) => ATOM,
+            Node::Add(..) | Node::Sub(..) => ADD,
+            Node::Mul(..) | Node::Div(..) | Node::Mod(..) => MUL,
+            Node::Lt(..) | Node::Le(..) | Node::Gt(..) | Node::Ge(..) => CMP,
+            Node::Eq(..) | Node::Ne(..) => {
+                if py {
+                    CMP
+                } else {
+                    EQ
                 }
-                .to_string(),
-                ATOM,
-            ),
-            Node::Add(a, b) => bin(a, "+", b, ADD),
-            Node::Sub(a, b) => bin(a, "-", b, ADD),
-            Node::Mul(a, b) => bin(a, "*", b, MUL),
-            Node::Div(a, c) => {
-                let l = self.wrap(a, MUL);
-                (format!("{l} {} {c}", if py { "//" } else { "/" }), MUL)
             }
-            Node::Mod(a, c) => (format!("{} % {c}", self.wrap(a, MUL)), MUL),
-            Node::Lt(a, b) => cmp(a, "<", b, CMP),
-            Node::Le(a, b) => cmp(a, "<=", b, CMP),
-            Node::Gt(a, b) => cmp(a, ">", b, CMP),
-            Node::Ge(a, b) => cmp(a, ">=", b, CMP),
-            Node::Eq(a, b) => cmp(a, "==", b, if py { CMP } else { EQ }),
-            Node::Ne(a, b) => cmp(a, "!=", b, if py { CMP } else { EQ }),
-            Node::And(a, b) => bin(a, if py { "and" } else { "&&" }, b, AND),
-            Node::Or(a, b) => bin(a, if py { "or" } else { "||" }, b, OR),
-            Node::Not(a) if py => (format!("not {}", self.wrap(a, NOT_PY)), NOT_PY),
-            Node::Not(a) => (format!("!{}", self.wrap(a, UNARY)), UNARY),
-            Node::Select(c, a, b) => match self.lang {
-                Lang::C => (
-                    format!(
-                        "{} ? {} : {}",
-                        self.wrap(c, TERNARY + 1),
-                        self.wrap(a, TERNARY + 1),
-                        self.wrap(b, TERNARY)
-                    ),
-                    TERNARY,
-                ),
-                Lang::Python => (
-                    format!(
-                        "{} if {} else {}",
-                        self.wrap(a, TERNARY + 1),
-                        self.wrap(c, TERNARY + 1),
-                        self.wrap(b, TERNARY)
-                    ),
-                    TERNARY,
-                ),
-                Lang::Rust => (
-                    format!(
-                        "if {} {{ {} }} else {{ {} }}",
-                        self.wrap(c, 0),
-                        self.wrap(a, 0),
-                        self.wrap(b, 0)
-                    ),
-                    TERNARY,
-                ),
-            },
+            Node::And(..) => AND,
+            Node::Or(..) => OR,
+            Node::Not(_) if py => NOT_PY,
+            Node::Not(_) => UNARY,
+            Node::Select(..) => TERNARY,
         }
     }
 
-    /// The text of `id`, parenthesised unless it binds at least `need`.
-    fn wrap(&self, id: NodeId, need: u8) -> String {
-        let (t, p) = self.text(id);
-        if p >= need {
-            t
+    /// Writes the text of `id`, parenthesised unless it binds at least `need`.
+    fn wrap(&self, id: NodeId, need: u8, out: &mut String) {
+        if self.prec(id) >= need {
+            self.write(id, out);
         } else {
-            format!("({t})")
+            out.push('(');
+            self.write(id, out);
+            out.push(')');
+        }
+    }
+
+    /// `a op b`, the left operand binding at least `l`, the right `r`.
+    fn bin(&self, a: NodeId, op: &str, b: NodeId, (l, r): (u8, u8), out: &mut String) {
+        self.wrap(a, l, out);
+        out.push(' ');
+        out.push_str(op);
+        out.push(' ');
+        self.wrap(b, r, out);
+    }
+
+    /// Writes the text of `id`.
+    fn write(&self, id: NodeId, out: &mut String) {
+        use std::fmt::Write as _;
+        let py = self.lang == Lang::Python;
+        // Binary operators associate to the left; comparisons take
+        // arithmetic operands only.
+        let left = |p: u8| (p, p + 1);
+        let cmp = (ADD, ADD);
+        match self.k.nodes()[id as usize] {
+            Node::Const(c) => {
+                let _ = write!(out, "{c}");
+            }
+            Node::Var(k) => out.push_str(&self.k.vars()[k].name),
+            Node::Bool(b) => out.push_str(match (self.lang, b) {
+                (Lang::C, true) => "1",
+                (Lang::C, false) => "0",
+                (Lang::Rust, true) => "true",
+                (Lang::Rust, false) => "false",
+                (Lang::Python, true) => "True",
+                (Lang::Python, false) => "False",
+            }),
+            Node::Add(a, b) => self.bin(a, "+", b, left(ADD), out),
+            Node::Sub(a, b) => self.bin(a, "-", b, left(ADD), out),
+            Node::Mul(a, b) => self.bin(a, "*", b, left(MUL), out),
+            Node::Div(a, c) | Node::Mod(a, c) => {
+                self.wrap(a, MUL, out);
+                let op = match (self.k.nodes()[id as usize], py) {
+                    (Node::Div(..), true) => " // ",
+                    (Node::Div(..), false) => " / ",
+                    _ => " % ",
+                };
+                out.push_str(op);
+                let _ = write!(out, "{c}");
+            }
+            Node::Lt(a, b) => self.bin(a, "<", b, cmp, out),
+            Node::Le(a, b) => self.bin(a, "<=", b, cmp, out),
+            Node::Gt(a, b) => self.bin(a, ">", b, cmp, out),
+            Node::Ge(a, b) => self.bin(a, ">=", b, cmp, out),
+            Node::Eq(a, b) => self.bin(a, "==", b, cmp, out),
+            Node::Ne(a, b) => self.bin(a, "!=", b, cmp, out),
+            Node::And(a, b) => self.bin(a, if py { "and" } else { "&&" }, b, left(AND), out),
+            Node::Or(a, b) => self.bin(a, if py { "or" } else { "||" }, b, left(OR), out),
+            Node::Not(a) if py => {
+                out.push_str("not ");
+                self.wrap(a, NOT_PY, out);
+            }
+            Node::Not(a) => {
+                out.push('!');
+                self.wrap(a, UNARY, out);
+            }
+            Node::Select(c, a, b) => match self.lang {
+                Lang::C => {
+                    self.wrap(c, TERNARY + 1, out);
+                    out.push_str(" ? ");
+                    self.wrap(a, TERNARY + 1, out);
+                    out.push_str(" : ");
+                    self.wrap(b, TERNARY, out);
+                }
+                Lang::Python => {
+                    self.wrap(a, TERNARY + 1, out);
+                    out.push_str(" if ");
+                    self.wrap(c, TERNARY + 1, out);
+                    out.push_str(" else ");
+                    self.wrap(b, TERNARY, out);
+                }
+                Lang::Rust => {
+                    out.push_str("if ");
+                    self.wrap(c, 0, out);
+                    out.push_str(" { ");
+                    self.wrap(a, 0, out);
+                    out.push_str(" } else { ");
+                    self.wrap(b, 0, out);
+                    out.push_str(" }");
+                }
+            },
         }
     }
 }
