@@ -76,9 +76,11 @@ pub(crate) fn emit(
 /// the original. `None` for the constraints when one can never hold.
 fn simplify(b: &mut Builder, index: &Lin, conds: &[Cond]) -> Result<(Lin, Option<Vec<Cond>>)> {
     b.facts.clear();
+    b.forget();
     let mut facts = Vec::with_capacity(conds.len());
     for (k, (l, lo, hi)) in conds.iter().enumerate() {
-        let simple = (b.resimplify(l)?, *lo, *hi);
+        // Without facts, shared atoms are simplified once for all constraints.
+        let simple = (b.resimplify_memo(l)?, *lo, *hi);
         match forms(b, &[simple])? {
             None => return Ok((b.resimplify(index)?, None)),
             Some(f) => facts.extend(f.into_iter().map(|f| (k, f))),

@@ -132,9 +132,9 @@ impl Kernel {
     /// ```
     pub fn new(vars: Vec<Var>) -> Kernel {
         let mut k = Kernel {
-            nodes: Vec::new(),
-            ranges: Vec::new(),
-            interned: HashMap::default(),
+            nodes: Vec::with_capacity(64),
+            ranges: Vec::with_capacity(64),
+            interned: HashMap::with_capacity_and_hasher(64, Default::default()),
             vars,
             index: 0,
             valid: 0,

@@ -145,6 +145,7 @@ impl Builder {
     pub(crate) fn recording() -> Builder {
         Builder {
             raw: true,
+            atoms: Vec::with_capacity(32),
             ..Builder::default()
         }
     }
@@ -269,11 +270,18 @@ impl Builder {
     /// `l` rebuilt through the simplifier, atom by atom, so that the current
     /// facts apply everywhere inside it. O(size of `l`'s expression tree).
     pub(crate) fn resimplify(&mut self, l: &Lin) -> Result<Lin> {
-        self.memo.clear();
+        self.forget();
         self.resimplify_memo(l)
     }
 
-    fn resimplify_memo(&mut self, l: &Lin) -> Result<Lin> {
+    /// Forgets [`Builder::resimplify_memo`]'s results (after the facts change).
+    pub(crate) fn forget(&mut self) {
+        self.memo.clear();
+    }
+
+    /// [`Builder::resimplify`], reusing the results since the last
+    /// [`Builder::forget`].
+    pub(crate) fn resimplify_memo(&mut self, l: &Lin) -> Result<Lin> {
         let mut out = Lin::constant(l.konst);
         for &(id, a) in &l.terms {
             if let Some(Some(t)) = self.memo.get(id as usize) {

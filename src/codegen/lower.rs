@@ -23,13 +23,14 @@ use super::emit::Cond;
 use super::linear::{Builder, Lin};
 use crate::error::Result;
 use crate::view::{Constraint, View, Window};
+use smallvec::SmallVec;
 use std::ops::Range;
 
 /// One merged leaf: extent, stride, constraint coefficients.
 struct Leaf {
     extent: i64,
     stride: i64,
-    coeffs: Vec<i64>,
+    coeffs: SmallVec<[i64; 4]>,
 }
 
 /// Lowers `v` at its dimensions' coordinates `coords` (one linear form per
@@ -114,8 +115,8 @@ pub(crate) fn view_linear(
 /// The leaves `leaves`, extent-1 leaves dropped, adjacent leaves merged
 /// where stride and every constraint coefficient of the outer one equal the
 /// inner one's times the inner extent.
-fn merged_leaves(v: &View, leaves: Range<usize>, cons: &[Constraint]) -> Vec<Leaf> {
-    let mut out: Vec<Leaf> = Vec::new();
+fn merged_leaves(v: &View, leaves: Range<usize>, cons: &[Constraint]) -> SmallVec<[Leaf; 8]> {
+    let mut out: SmallVec<[Leaf; 8]> = SmallVec::new();
     for k in leaves {
         let extent = v.leaf_extents()[k];
         if extent == 1 {
@@ -148,7 +149,7 @@ fn merged_leaves(v: &View, leaves: Range<usize>, cons: &[Constraint]) -> Vec<Lea
         out.push(Leaf {
             extent: 1,
             stride: 0,
-            coeffs: vec![0; cons.len()],
+            coeffs: SmallVec::from_elem(0, cons.len()),
         });
     }
     out
