@@ -16,6 +16,8 @@ pub mod merge;
 
 pub mod view;
 
+pub mod codegen;
+
 pub use error::{Error, Result};
 pub use layout::{Evaluator, FlatView, FlattenReport, Layout, ModeObstruction, Offsets};
 pub use limits::Limits;

@@ -6,6 +6,7 @@
 mod common;
 
 mod algebra_props;
+mod codegen;
 mod cute_core;
 mod edge_cases;
 mod layout_props;

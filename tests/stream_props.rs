@@ -327,7 +327,7 @@ fn tinygrad_chains_fill_their_recorded_offsets() {
 }
 
 /// Applies a recorded chain request's ops.
-fn replay(request: &Value) -> ViewStack {
+pub(crate) fn replay(request: &Value) -> ViewStack {
     let ints = |v: &Value| -> Vec<i64> {
         v.as_array()
             .unwrap()

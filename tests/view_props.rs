@@ -9,7 +9,7 @@ use proptest::prelude::*;
 
 /// A movement op with arguments valid for `shape`, drawn from `r`.
 #[derive(Clone, Debug)]
-enum Op {
+pub(crate) enum Op {
     Reshape(Vec<i64>),
     Permute(Vec<usize>),
     Expand(Vec<i64>),
@@ -20,7 +20,7 @@ enum Op {
 }
 
 /// Draws from a pool of random words.
-struct Draw<'a>(std::slice::Iter<'a, u32>);
+pub(crate) struct Draw<'a>(pub(crate) std::slice::Iter<'a, u32>);
 
 impl Draw<'_> {
     fn below(&mut self, n: u32) -> u32 {
@@ -41,7 +41,7 @@ fn factor_into(mut n: i64, rank: usize, r: &mut Draw) -> Vec<i64> {
     out
 }
 
-fn draw_op(shape: &[i64], r: &mut Draw) -> Op {
+pub(crate) fn draw_op(shape: &[i64], r: &mut Draw) -> Op {
     let rank = shape.len();
     let size: i64 = shape.iter().product();
     match r.below(7) {
@@ -85,7 +85,7 @@ fn draw_op(shape: &[i64], r: &mut Draw) -> Op {
     }
 }
 
-fn apply(t: ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
+pub(crate) fn apply(t: ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
     match op {
         Op::Reshape(s) => (t.reshape(s).unwrap(), a.reshape(s)),
         Op::Permute(p) => (t.permute(p).unwrap(), a.permute(p)),

@@ -154,8 +154,9 @@ enum Reply {
     Json(Value),
     /// `{"offsets": [...]}` of a layout.
     Eval(Layout),
-    /// `{"views", "repr", "offsets"}` of a chain.
-    Chain(ViewStack),
+    /// `{"views", "repr", "offsets"}` of a chain, with the fields of
+    /// `extra` (the kernel expressions) before the offsets.
+    Chain(ViewStack, Map<String, Value>),
 }
 
 impl Reply {
@@ -167,13 +168,13 @@ impl Reply {
                 write_list(out, l.offsets())?;
                 out.write_all(b"}\n")
             }
-            Reply::Chain(t) => {
+            Reply::Chain(t, extra) => {
                 let repr = Value::from(t.to_string());
-                write!(
-                    out,
-                    "{{\"views\":{},\"repr\":{repr},\"offsets\":",
-                    t.views().len()
-                )?;
+                write!(out, "{{\"views\":{},\"repr\":{repr},", t.views().len())?;
+                for (k, v) in &extra {
+                    write!(out, "{}:{v},", Value::from(k.as_str()))?;
+                }
+                out.write_all(b"\"offsets\":")?;
                 write_list(out, t.offsets().map(|o| o.unwrap_or(-1)))?;
                 out.write_all(b"}\n")
             }
@@ -197,14 +198,14 @@ type Req = Map<String, Value>;
 
 /// The ops of the protocol, for the error naming an unknown one.
 const OPS: &str = "eval, compose, coalesce, complement, right_inverse, left_inverse, \
-logical_divide, zipped_divide, logical_product, blocked_product, raked_product, flatten, chain, merge";
+logical_divide, zipped_divide, logical_product, blocked_product, raked_product, flatten, chain, merge, expr";
 
 /// The fields each op takes (besides `op`), or `None` for an unknown op.
 fn allowed_fields(op: &str) -> Option<&'static [&'static str]> {
     Some(match op {
         "eval" | "coalesce" | "flatten" | "right_inverse" | "left_inverse" => &["layout"],
         "complement" => &["layout", "cotarget"],
-        "chain" => &["shape", "ops", "offsets"],
+        "chain" => &["shape", "ops", "offsets", "expr", "expr_input"],
         "merge" => &["first", "second"],
         "compose" | "logical_divide" | "zipped_divide" | "logical_product" | "blocked_product"
         | "raked_product" => &["a", "b"],
@@ -237,7 +238,7 @@ fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
         "complement" => complement(&f, limits),
         "chain" => chain(&f, limits),
         "merge" => merge(&f, limits),
-        "expr" => Err("op 'expr' is documented but not served by this build".into()),
+        "expr" => crate::expr::layout_expr(&f, limits).map(Reply::Json),
         _ => {
             let (a, b) = (f.layout("a", limits)?, f.layout("b", limits)?);
             lib(match op {
@@ -277,31 +278,42 @@ fn flatten(l: &Layout) -> Reply {
     })
 }
 
-/// Applies a tinygrad movement-op chain to a contiguous tensor.
-fn chain(f: &Fields, limits: &Limits) -> Result<Reply, String> {
+/// The stack a chain request's `shape` and `ops` describe. O(ops · rank).
+///
+/// # Errors
+/// A wrong field or a movement op that fails, named.
+pub(crate) fn chain_stack(f: &Fields, limits: &Limits) -> Result<ViewStack, String> {
     let shape = fields::ints(f.required("shape")?, "shape", limits)?;
     let ops = f.required("ops")?;
     let ops = ops
         .as_array()
         .ok_or_else(|| fields::wrong("ops", "an array of movement ops", ops))?;
-    let listed = match f.optional("offsets") {
-        None => false,
-        Some(v) => fields::boolean(v, "offsets")?,
-    };
     let mut t = ViewStack::new(&shape).map_err(|e| format!("shape: {e}"))?;
     for (k, op) in ops.iter().enumerate() {
         t = movement(t, op, limits).map_err(|e| format!("ops[{k}]: {e}"))?;
     }
+    Ok(t)
+}
+
+/// Applies a tinygrad movement-op chain to a contiguous tensor.
+fn chain(f: &Fields, limits: &Limits) -> Result<Reply, String> {
+    let listed = match f.optional("offsets") {
+        None => false,
+        Some(v) => fields::boolean(v, "offsets")?,
+    };
+    let t = chain_stack(f, limits)?;
+    let extra = crate::expr::chain_expr(f, &t)?;
     if listed {
-        let size = t.views()[t.views().len() - 1].size();
         limits
-            .check_elements(u64::try_from(size).unwrap_or(u64::MAX))
+            .check_elements(u64::try_from(t.size()).unwrap_or(u64::MAX))
             .map_err(|e| format!("chain offsets: {e}"))?;
-        return Ok(Reply::Chain(t));
+        return Ok(Reply::Chain(t, extra));
     }
-    Ok(Reply::Json(
-        json!({ "views": t.views().len(), "repr": t.to_string() }),
-    ))
+    let mut out = Map::new();
+    out.insert("views".into(), t.views().len().into());
+    out.insert("repr".into(), t.to_string().into());
+    out.extend(extra);
+    Ok(Reply::Json(Value::Object(out)))
 }
 
 /// The chain ops of the protocol, for the error naming an unknown one.

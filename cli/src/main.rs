@@ -1,4 +1,5 @@
-//! The `hlayout` command: `batch` (JSON Lines protocol) and `show` (a human report).
+//! The `hlayout` command: `batch` (JSON Lines protocol), `show` (a human
+//! report) and `expr` (a kernel's index and validity expressions).
 //!
 //! Conventions: `-h`/`--help` and `--version` print to stdout and exit 0; a
 //! failed request (bad layout text) exits 1 with the error, and its position,
@@ -39,6 +40,40 @@ fn command() -> Command {
                     Arg::new("LAYOUT")
                         .help("Layout text SHAPE:STRIDE, e.g. (2,3):(3,1)")
                         .required(true)
+                        .allow_hyphen_values(true),
+                ),
+        )
+        .subcommand(
+            Command::new("expr")
+                .about("Print a kernel's index and validity expressions for a layout or a movement-op chain")
+                .after_help(
+                    "Examples:\n  hlayout expr \"(4,6):(1,4)\"\n  \
+                     hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'",
+                )
+                .arg(
+                    Arg::new("lang")
+                        .long("lang")
+                        .value_parser(["c", "rust", "python"])
+                        .default_value("c")
+                        .help("Language of the expressions"),
+                )
+                .arg(
+                    Arg::new("input")
+                        .long("input")
+                        .value_parser(["coords", "linear"])
+                        .help("Variables: coordinates i0, i1, ... or the row-major rank i (default: linear for a layout, coords for a chain)"),
+                )
+                .arg(
+                    Arg::new("chain")
+                        .long("chain")
+                        .value_name("JSON")
+                        .help("A chain request's {\"shape\": [..], \"ops\": [..]}")
+                        .conflicts_with("LAYOUT"),
+                )
+                .arg(
+                    Arg::new("LAYOUT")
+                        .help("Layout text SHAPE:STRIDE")
+                        .required_unless_present("chain")
                         .allow_hyphen_values(true),
                 ),
         )
@@ -97,6 +132,28 @@ fn main() -> ExitCode {
                     if let hlayout::Error::Parse { pos, .. } = e {
                         eprintln!("  {text}\n  {:>width$}", "^", width = pos + 1);
                     }
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(("expr", m)) => {
+            let get = |name: &str| m.get_one::<String>(name).map(String::as_str);
+            let mut args = vec!["--lang", get("lang").unwrap_or("c")];
+            if let Some(input) = get("input") {
+                args.extend(["--input", input]);
+            }
+            match (get("chain"), get("LAYOUT")) {
+                (Some(json), _) => args.extend(["--chain", json]),
+                (None, Some(text)) => args.push(text),
+                (None, None) => {}
+            }
+            match hlayout_cli::expr::command(&args) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("hlayout expr: {e}");
                     ExitCode::FAILURE
                 }
             }

@@ -1,0 +1,147 @@
+//! Kernel expressions on the command line and in the batch protocol
+//! (`docs/batch-protocol.md`, "Kernel expressions"): the `expr` request for a
+//! layout, the `"expr"` field of a `chain` request, and `hlayout expr`.
+//!
+//! The library builds the expressions ([`hlayout::codegen`]); this module only
+//! reads the requests' fields, strictly, and writes the replies.
+//!
+//! ```
+//! let out = hlayout_cli::batch::respond(r#"{"op":"expr","layout":"(4,6):(1,4)","lang":"c"}"#);
+//! assert_eq!(out, r#"{"index":"i * 4 - i / 6 * 23","valid":"1"}"#);
+//! ```
+
+use serde_json::{json, Map, Value};
+
+use hlayout::codegen::{self, Input, Kernel, Lang};
+use hlayout::{Limits, ViewStack};
+
+use crate::fields::Fields;
+
+/// The language named `name` in a request (`"c"` or `"python"`).
+fn lang(name: &Value, field: &str) -> Result<Lang, String> {
+    match name.as_str() {
+        Some("c") => Ok(Lang::C),
+        Some("python") => Ok(Lang::Python),
+        _ => Err(format!("{field}: expected \"c\" or \"python\", got {name}")),
+    }
+}
+
+/// `{"index": E, "valid": P}` of `k` in `lang`.
+fn texts(k: &Kernel, lang: Lang) -> (Value, Value) {
+    let (index, valid) = k.render(lang);
+    (Value::from(index), Value::from(valid))
+}
+
+/// The `expr` request: `{"op":"expr","layout":L,"lang":"c"}`, the layout's
+/// offset over its row-major rank `i`.
+///
+/// ```
+/// let out = hlayout_cli::batch::respond(r#"{"op":"expr","layout":"8:1","lang":"python"}"#);
+/// assert_eq!(out, r#"{"index":"i","valid":"True"}"#);
+/// ```
+pub(crate) fn layout_expr(f: &Fields, limits: &Limits) -> Result<Value, String> {
+    let l = f.layout("layout", limits)?;
+    let lang = lang(f.required("lang")?, "lang")?;
+    let k = codegen::layout(&l, Input::Linear).map_err(|e| format!("expr: {e}"))?;
+    let (index, valid) = texts(&k, lang);
+    Ok(json!({ "index": index, "valid": valid }))
+}
+
+/// The `"expr"` and `"expr_input"` fields of a `chain` request: the
+/// `"index"` and `"valid"` fields of the reply when `"expr"` is present
+/// (none otherwise).
+///
+/// ```
+/// let req = r#"{"op":"chain","shape":[4],"ops":[["pad",[[1,0]]]],"expr":"c"}"#;
+/// let out: serde_json::Value = serde_json::from_str(&hlayout_cli::batch::respond(req)).unwrap();
+/// assert_eq!((&out["index"], &out["valid"]), (&"i0 - 1".into(), &"i0 >= 1".into()));
+/// ```
+pub(crate) fn chain_expr(f: &Fields, t: &ViewStack) -> Result<Map<String, Value>, String> {
+    let input = match f.optional("expr_input") {
+        None => Input::Coords,
+        Some(v) => match v.as_str() {
+            Some("coords") => Input::Coords,
+            Some("linear") => Input::Linear,
+            _ => {
+                return Err(format!(
+                    "expr_input: expected \"coords\" or \"linear\", got {v}"
+                ))
+            }
+        },
+    };
+    let mut out = Map::new();
+    let Some(name) = f.optional("expr") else {
+        if f.optional("expr_input").is_some() {
+            return Err("expr_input given without expr".into());
+        }
+        return Ok(out);
+    };
+    let lang = lang(name, "expr")?;
+    let k = codegen::stack(t, input).map_err(|e| format!("expr: {e}"))?;
+    let (index, valid) = texts(&k, lang);
+    out.insert("index".into(), index);
+    out.insert("valid".into(), valid);
+    Ok(out)
+}
+
+/// `hlayout expr`: the arguments after `expr`, answered as two lines
+/// (`index: …`, `valid: …`).
+///
+/// `[--lang c|rust|python] [--input linear|coords] (LAYOUT | --chain JSON)`,
+/// where JSON is a chain request's `{"shape": [..], "ops": [..]}`. A layout
+/// defaults to its row-major rank `i`, a chain to its coordinates.
+///
+/// # Errors
+/// A usage or library error, as text.
+///
+/// ```
+/// let out = hlayout_cli::expr::command(&["--lang", "rust", "(4,6):(1,4)"]).unwrap();
+/// assert_eq!(out, "index: i * 4 - i / 6 * 23\nvalid: true\n");
+/// let out = hlayout_cli::expr::command(&["--chain", r#"{"shape":[4],"ops":[["flip",[true]]]}"#]).unwrap();
+/// assert_eq!(out, "index: 3 - i0\nvalid: 1\n");
+/// ```
+pub fn command(args: &[&str]) -> Result<String, String> {
+    let (mut lang, mut input, mut chain, mut layout) = (Lang::C, None, None, None);
+    let mut it = args.iter();
+    while let Some(&a) = it.next() {
+        let mut value = || it.next().copied().ok_or(format!("{a} needs a value"));
+        match a {
+            "--lang" => {
+                lang = match value()? {
+                    "c" => Lang::C,
+                    "rust" => Lang::Rust,
+                    "python" => Lang::Python,
+                    other => return Err(format!("--lang: unknown language '{other}'")),
+                }
+            }
+            "--input" => {
+                input = Some(match value()? {
+                    "coords" => Input::Coords,
+                    "linear" => Input::Linear,
+                    other => {
+                        return Err(format!("--input: expected coords or linear, got '{other}'"))
+                    }
+                })
+            }
+            "--chain" => chain = Some(value()?),
+            text if layout.is_none() && !text.starts_with("--") => layout = Some(text),
+            other => return Err(format!("unexpected argument '{other}'")),
+        }
+    }
+    let k = match (layout, chain) {
+        (Some(text), None) => {
+            let l: hlayout::Layout = text.parse().map_err(|e| format!("{text}: {e}"))?;
+            codegen::layout(&l, input.unwrap_or(Input::Linear)).map_err(|e| e.to_string())?
+        }
+        (None, Some(json)) => {
+            let req: Value = serde_json::from_str(json).map_err(|e| format!("--chain: {e}"))?;
+            let obj = req.as_object().ok_or("--chain: expected a JSON object")?;
+            let f = Fields::new(obj, "chain", &["shape", "ops", "offsets"])?;
+            let t = crate::batch::chain_stack(&f, &Limits::default())?;
+            codegen::stack(&t, input.unwrap_or(Input::Coords)).map_err(|e| e.to_string())?
+        }
+        _ => return Err("expected one LAYOUT or one --chain JSON".into()),
+    };
+    let (index, valid) = k.render(lang);
+    Ok(format!("index: {index}\nvalid: {valid}\n"))
+}

@@ -1,0 +1,452 @@
+//! The kernel expression IR: a DAG of [`Node`]s in one arena ([`Kernel`]),
+//! shared sub-expressions stored once (hash-consed), with the interval of
+//! every integer node over the variables' ranges, and an interpreter.
+//!
+//! Semantics are those of the integers: `Div` and `Mod` are floor division
+//! and modulo by a positive constant. [`Kernel::check`] proves, by interval
+//! arithmetic, that every node fits `i64` and every `Div`/`Mod` operand is
+//! non-negative, so the C, Rust and Python renderings (truncating or floor
+//! division alike) compute exactly these values, without overflow, at every
+//! point of the variables' box.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::error::{Error, Result};
+
+/// A node's index in its [`Kernel`].
+pub type NodeId = u32;
+
+/// One operation of the IR. Integer nodes: `Const` to `Select`; boolean
+/// nodes: `Bool` and the comparisons to `Not`.
+///
+/// ```
+/// use hlayout::codegen::{Input, Node};
+/// let l: hlayout::Layout = "(4,6):(1,4)".parse()?;
+/// let k = hlayout::codegen::layout(&l, Input::Linear)?;
+/// assert!(k.nodes().iter().any(|n| matches!(n, Node::Div(_, 6))));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// An integer literal.
+    Const(i64),
+    /// Input variable `k` (see [`Kernel::vars`]).
+    Var(usize),
+    /// `a + b`.
+    Add(NodeId, NodeId),
+    /// `a - b`.
+    Sub(NodeId, NodeId),
+    /// `a * b`.
+    Mul(NodeId, NodeId),
+    /// `⌊a / c⌋`, `c > 0`.
+    Div(NodeId, i64),
+    /// `a mod c` (in `[0, c)`), `c > 0`.
+    Mod(NodeId, i64),
+    /// `c ? a : b` (integer).
+    Select(NodeId, NodeId, NodeId),
+    /// A boolean literal.
+    Bool(bool),
+    /// `a < b`.
+    Lt(NodeId, NodeId),
+    /// `a <= b`.
+    Le(NodeId, NodeId),
+    /// `a > b`.
+    Gt(NodeId, NodeId),
+    /// `a >= b`.
+    Ge(NodeId, NodeId),
+    /// `a == b`.
+    Eq(NodeId, NodeId),
+    /// `a != b`.
+    Ne(NodeId, NodeId),
+    /// `a && b`.
+    And(NodeId, NodeId),
+    /// `a || b`.
+    Or(NodeId, NodeId),
+    /// `!a`.
+    Not(NodeId),
+}
+
+impl Node {
+    /// Whether the node is boolean.
+    pub fn is_bool(&self) -> bool {
+        !matches!(
+            self,
+            Node::Const(_)
+                | Node::Var(_)
+                | Node::Add(..)
+                | Node::Sub(..)
+                | Node::Mul(..)
+                | Node::Div(..)
+                | Node::Mod(..)
+                | Node::Select(..)
+        )
+    }
+}
+
+/// An input variable: its name and its range `[0, extent)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Var {
+    /// The name rendered (`i0`, `i1`, … or `i`).
+    pub name: String,
+    /// The variable ranges over `[0, extent)`.
+    pub extent: i64,
+}
+
+/// A kernel's index and validity expressions over its variables.
+///
+/// ```
+/// use hlayout::codegen::{self, Input};
+/// let s = hlayout::ViewStack::new(&[4])?.pad(&[(1, 0)])?;
+/// let k = codegen::stack(&s, Input::Coords)?;
+/// assert_eq!(k.c(), ("i0 - 1".to_string(), "i0 >= 1".to_string()));
+/// assert_eq!(k.eval(&[0])?, (-1, false));
+/// assert_eq!(k.eval(&[3])?, (2, true));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    nodes: Vec<Node>,
+    ranges: Vec<(i128, i128)>,
+    interned: HashMap<Node, NodeId, BuildHasherDefault<Fx>>,
+    vars: Vec<Var>,
+    index: NodeId,
+    valid: NodeId,
+}
+
+/// Largest magnitude a node may take (so that negation also fits `i64`).
+const LIMIT: i128 = i64::MAX as i128;
+
+impl Kernel {
+    /// An empty kernel over `vars` (index 0, always valid).
+    ///
+    /// ```
+    /// use hlayout::codegen::{Kernel, Node, Var};
+    /// let mut k = Kernel::new(vec![Var { name: "x".into(), extent: 10 }]);
+    /// let x = k.push(Node::Var(0));
+    /// let d = k.push(Node::Div(x, 3));
+    /// k.set_index(d);
+    /// assert_eq!(k.c().0, "x / 3");
+    /// assert_eq!(k.eval(&[7])?, (2, true));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn new(vars: Vec<Var>) -> Kernel {
+        let mut k = Kernel {
+            nodes: Vec::with_capacity(64),
+            ranges: Vec::with_capacity(64),
+            interned: HashMap::with_capacity_and_hasher(64, Default::default()),
+            vars,
+            index: 0,
+            valid: 0,
+        };
+        k.index = k.push(Node::Const(0));
+        k.valid = k.push(Node::Bool(true));
+        k
+    }
+
+    /// Adds `node` (children must already exist) and returns its id; an equal
+    /// node is stored once. Its interval is computed from its children's.
+    ///
+    /// # Panics
+    /// When a child id is not an existing node.
+    ///
+    /// See [`Kernel::new`] for an example.
+    pub fn push(&mut self, node: Node) -> NodeId {
+        self.push_hint(node, None)
+    }
+
+    /// [`Kernel::push`], narrowing the node's interval by a known-sound `hint`.
+    pub(crate) fn push_hint(&mut self, node: Node, hint: Option<(i128, i128)>) -> NodeId {
+        if let Some(&id) = self.interned.get(&node) {
+            if let Some((lo, hi)) = hint {
+                let r = &mut self.ranges[id as usize];
+                *r = (r.0.max(lo), r.1.min(hi));
+            }
+            return id;
+        }
+        let mut r = self.interval(node);
+        if let Some((lo, hi)) = hint {
+            r = (r.0.max(lo), r.1.min(hi));
+        }
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(node);
+        self.ranges.push(r);
+        self.interned.insert(node, id);
+        id
+    }
+
+    /// The interval of `node` from its children's (booleans: `[0, 1]`).
+    fn interval(&self, node: Node) -> (i128, i128) {
+        let r = |id: NodeId| self.ranges[id as usize];
+        match node {
+            Node::Const(c) => (i128::from(c), i128::from(c)),
+            Node::Var(k) => (0, i128::from(self.vars[k].extent - 1)),
+            Node::Add(a, b) => (r(a).0 + r(b).0, r(a).1 + r(b).1),
+            Node::Sub(a, b) => (r(a).0 - r(b).1, r(a).1 - r(b).0),
+            Node::Mul(a, b) => {
+                let (x, y) = (r(a), r(b));
+                let c = [x.0 * y.0, x.0 * y.1, x.1 * y.0, x.1 * y.1];
+                (
+                    c.iter().copied().min().unwrap_or(0),
+                    c.iter().copied().max().unwrap_or(0),
+                )
+            }
+            Node::Div(a, c) => {
+                let c = i128::from(c.max(1));
+                (r(a).0.div_euclid(c), r(a).1.div_euclid(c))
+            }
+            Node::Mod(a, c) => {
+                let c = i128::from(c.max(1));
+                let (lo, hi) = r(a);
+                if lo.div_euclid(c) == hi.div_euclid(c) {
+                    (lo.rem_euclid(c), hi.rem_euclid(c))
+                } else {
+                    (0, c - 1)
+                }
+            }
+            Node::Select(_, a, b) => (r(a).0.min(r(b).0), r(a).1.max(r(b).1)),
+            _ => (0, 1),
+        }
+    }
+
+    /// Sets the index expression (an integer node).
+    pub fn set_index(&mut self, id: NodeId) {
+        self.index = id;
+    }
+
+    /// Sets the validity expression (a boolean node).
+    pub fn set_valid(&mut self, id: NodeId) {
+        self.valid = id;
+    }
+
+    /// The index expression's root.
+    pub fn index(&self) -> NodeId {
+        self.index
+    }
+
+    /// The validity expression's root.
+    pub fn valid(&self) -> NodeId {
+        self.valid
+    }
+
+    /// Every node, children before parents.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The input variables.
+    pub fn vars(&self) -> &[Var] {
+        &self.vars
+    }
+
+    /// Node `id`'s interval over the variables' box (booleans: `[0, 1]`).
+    pub fn range(&self, id: NodeId) -> (i128, i128) {
+        self.ranges[id as usize]
+    }
+
+    /// The nodes reachable from the index and validity roots, ascending.
+    fn reachable(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.nodes.len()];
+        seen[self.index as usize] = true;
+        seen[self.valid as usize] = true;
+        for id in (0..self.nodes.len()).rev() {
+            if !seen[id] {
+                continue;
+            }
+            for c in children(self.nodes[id]) {
+                seen[c as usize] = true;
+            }
+        }
+        seen
+    }
+
+    /// Number of distinct divisions and modulos the two expressions use (a
+    /// sub-expression used twice counts once, as a compiler computes it once).
+    ///
+    /// ```
+    /// let l: hlayout::Layout = "(4,6):(1,4)".parse()?;
+    /// let k = hlayout::codegen::layout(&l, hlayout::codegen::Input::Linear)?;
+    /// assert_eq!(k.div_mod_count(), 1); // i * 4 - (i / 6) * 23
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn div_mod_count(&self) -> usize {
+        let seen = self.reachable();
+        self.nodes
+            .iter()
+            .zip(&seen)
+            .filter(|(n, &s)| s && matches!(n, Node::Div(..) | Node::Mod(..)))
+            .count()
+    }
+
+    /// Proves the kernel safe to render: every reachable integer node's
+    /// interval lies within `±(2^63 - 1)`, every `Div`/`Mod` has a positive
+    /// divisor and a non-negative operand. O(nodes).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] or [`Error::OutOfDomain`] naming the failed rule.
+    ///
+    /// ```
+    /// use hlayout::codegen::{Kernel, Node, Var};
+    /// let mut k = Kernel::new(vec![Var { name: "x".into(), extent: 10 }]);
+    /// let x = k.push(Node::Var(0));
+    /// let m = k.push(Node::Const(-5));
+    /// let s = k.push(Node::Add(x, m));
+    /// let d = k.push(Node::Div(s, 2));
+    /// k.set_index(d);
+    /// assert!(k.check().is_err()); // x - 5 is negative at x < 5
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn check(&self) -> Result<()> {
+        let seen = self.reachable();
+        for (id, node) in self.nodes.iter().enumerate() {
+            if !seen[id] {
+                continue;
+            }
+            let (lo, hi) = self.ranges[id];
+            if lo < -LIMIT || hi > LIMIT {
+                return Err(Error::Overflow {
+                    what: "kernel expression (interval over the variables' ranges leaves i64)",
+                });
+            }
+            if let Node::Div(a, c) | Node::Mod(a, c) = *node {
+                let min = self.ranges[a as usize].0;
+                if c <= 0 || min < 0 {
+                    return Err(Error::OutOfDomain {
+                        what: format!(
+                            "division by {c} of an operand reaching {min} (needs a positive divisor and a non-negative operand)"
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The interpreter: `(index, valid)` at the variables' values `at`.
+    /// O(nodes).
+    ///
+    /// # Errors
+    /// [`Error::OutOfDomain`] for a value outside a variable's range, a
+    /// division by a non-positive constant or of a negative operand;
+    /// [`Error::Overflow`] when a node leaves `i64`.
+    ///
+    /// See [`Kernel`] for an example.
+    pub fn eval(&self, at: &[i64]) -> Result<(i64, bool)> {
+        if at.len() != self.vars.len()
+            || at
+                .iter()
+                .zip(&self.vars)
+                .any(|(&x, v)| !(0..v.extent).contains(&x))
+        {
+            return Err(Error::OutOfDomain {
+                what: format!("point {at:?} outside the kernel's variable ranges"),
+            });
+        }
+        let mut val: Vec<i64> = Vec::with_capacity(self.nodes.len());
+        let ovf = || Error::Overflow {
+            what: "kernel expression evaluation",
+        };
+        let seen = self.reachable();
+        for (node, &used) in self.nodes.iter().zip(&seen) {
+            if !used {
+                val.push(0);
+                continue;
+            }
+            let v = |id: NodeId| val[id as usize];
+            let x = match *node {
+                Node::Const(c) => c,
+                Node::Var(k) => at[k],
+                Node::Add(a, b) => v(a).checked_add(v(b)).ok_or_else(ovf)?,
+                Node::Sub(a, b) => v(a).checked_sub(v(b)).ok_or_else(ovf)?,
+                Node::Mul(a, b) => v(a).checked_mul(v(b)).ok_or_else(ovf)?,
+                Node::Div(a, c) | Node::Mod(a, c) => {
+                    if c <= 0 || v(a) < 0 {
+                        return Err(Error::OutOfDomain {
+                            what: format!("division of {} by {c}", v(a)),
+                        });
+                    }
+                    if matches!(node, Node::Div(..)) {
+                        v(a) / c
+                    } else {
+                        v(a) % c
+                    }
+                }
+                Node::Select(c, a, b) => {
+                    if v(c) != 0 {
+                        v(a)
+                    } else {
+                        v(b)
+                    }
+                }
+                Node::Bool(b) => i64::from(b),
+                Node::Lt(a, b) => i64::from(v(a) < v(b)),
+                Node::Le(a, b) => i64::from(v(a) <= v(b)),
+                Node::Gt(a, b) => i64::from(v(a) > v(b)),
+                Node::Ge(a, b) => i64::from(v(a) >= v(b)),
+                Node::Eq(a, b) => i64::from(v(a) == v(b)),
+                Node::Ne(a, b) => i64::from(v(a) != v(b)),
+                Node::And(a, b) => i64::from(v(a) != 0 && v(b) != 0),
+                Node::Or(a, b) => i64::from(v(a) != 0 || v(b) != 0),
+                Node::Not(a) => i64::from(v(a) == 0),
+            };
+            val.push(x);
+        }
+        Ok((val[self.index as usize], val[self.valid as usize] != 0))
+    }
+}
+
+/// A multiplicative hash for the node table (nodes are a few words of small
+/// integers; SipHash's DoS resistance buys nothing here).
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.write_u64(u64::from(b)));
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_isize(&mut self, x: isize) {
+        self.write_u64(x as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The children of `node`.
+pub(crate) fn children(node: Node) -> impl Iterator<Item = NodeId> {
+    let (a, b, c) = match node {
+        Node::Const(_) | Node::Var(_) | Node::Bool(_) => (None, None, None),
+        Node::Div(a, _) | Node::Mod(a, _) | Node::Not(a) => (Some(a), None, None),
+        Node::Select(c, a, b) => (Some(c), Some(a), Some(b)),
+        Node::Add(a, b)
+        | Node::Sub(a, b)
+        | Node::Mul(a, b)
+        | Node::Lt(a, b)
+        | Node::Le(a, b)
+        | Node::Gt(a, b)
+        | Node::Ge(a, b)
+        | Node::Eq(a, b)
+        | Node::Ne(a, b)
+        | Node::And(a, b)
+        | Node::Or(a, b) => (Some(a), Some(b), None),
+    };
+    a.into_iter().chain(b).chain(c)
+}
