@@ -5,7 +5,7 @@ the shape's leaves (last leaf fastest), as NumPy does.
 
 >>> from hlayout import Layout, ViewStack
 >>> l = Layout("(2,(2,2)):(2,(1,4))")
->>> list(l.offsets())
+>>> l.offsets().tolist()
 [0, 4, 1, 5, 2, 6, 3, 7]
 >>> l(6), l((1, 2)), l.size, l.cosize
 (3, 3, 8, 8)

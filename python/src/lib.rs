@@ -6,6 +6,7 @@
 mod convert;
 mod errors;
 mod layout;
+mod tuple;
 mod view;
 
 use pyo3::prelude::*;
@@ -19,6 +20,13 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<view::PyViewStack>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::tuple_size, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::prefix_product, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::suffix_product, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::shape_div, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::idx2crd, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::crd2idx, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::swizzle, m)?)?;
     errors::register(m)?;
     Ok(())
 }
