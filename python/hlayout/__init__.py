@@ -41,8 +41,14 @@ from ._hlayout import (
     TooDeepError,
     View,
     ViewStack,
+    crd2idx,
+    idx2crd,
     merge,
+    prefix_product,
     reshape_flat,
+    shape_div,
+    suffix_product,
+    tuple_size,
 )
 
 __all__ = [
@@ -69,6 +75,12 @@ __all__ = [
     "TooDeepError",
     "View",
     "ViewStack",
+    "crd2idx",
+    "idx2crd",
     "merge",
+    "prefix_product",
     "reshape_flat",
+    "shape_div",
+    "suffix_product",
+    "tuple_size",
 ]
