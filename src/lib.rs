@@ -15,6 +15,8 @@ pub mod merge;
 
 pub mod view;
 
+pub mod draw;
+
 pub use error::{Error, Result};
 pub use layout::{Evaluator, FlatView, FlattenReport, Layout, ModeObstruction, Offsets};
 pub use merge::{merge, merge_explained, Decision, MaskRule, Rule};

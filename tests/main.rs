@@ -6,6 +6,7 @@
 mod common;
 
 mod algebra_props;
+mod draw;
 mod edge_cases;
 mod layout_props;
 mod merge_props;

@@ -7,6 +7,8 @@ const USAGE: &str = "usage:
   hlayout show LAYOUT     print a layout, its size/cosize, coalesced form,
                           flatten report and offset grid, e.g.
                           hlayout show \"(2,(2,2)):(2,(1,4))\"
+  hlayout show --svg LAYOUT    the offset grid as an SVG picture
+  hlayout show --latex LAYOUT  the offset grid as a TikZ (LaTeX) picture
   hlayout batch           answer JSON Lines requests on stdin (see docs/batch-protocol.md)";
 
 fn main() -> ExitCode {
@@ -28,16 +30,25 @@ fn main() -> ExitCode {
                 }
             }
         }
-        ["show", text] => match text.parse::<hlayout::Layout>() {
-            Ok(l) => {
-                print!("{}", hlayout_cli::show::report(&l));
-                ExitCode::SUCCESS
+        ["show", text] | ["show", "--svg" | "--latex", text] => {
+            match text.parse::<hlayout::Layout>() {
+                Ok(l) => {
+                    print!(
+                        "{}",
+                        match args[1].as_str() {
+                            "--svg" => hlayout::draw::layout_svg(&l),
+                            "--latex" => hlayout::draw::layout_latex(&l),
+                            _ => hlayout_cli::show::report(&l),
+                        }
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("hlayout show: {e}");
+                    ExitCode::from(2)
+                }
             }
-            Err(e) => {
-                eprintln!("hlayout show: {e}");
-                ExitCode::from(2)
-            }
-        },
+        }
         _ => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
