@@ -56,6 +56,21 @@ def reshapes():
     return [(v, s) for v, s in calls if v.shape != s]
 
 
+def chain_views():
+    """Total views after simplify() over the reference chains, and the chains
+    left with more than one view."""
+    total = multi = 0
+    for case in json.load(open(DATA / "tinygrad_chains.json")):
+        req = case["request"]
+        st = ShapeTracker.from_shape(tuple(req["shape"]))
+        for op, arg in req["ops"]:
+            arg = tuple(tuple(p) for p in arg) if op in ("pad", "shrink") else tuple(arg)
+            st = getattr(st, op)(arg)
+        n = len(st.simplify().views)
+        total, multi = total + n, multi + (n > 1)
+    return total, multi
+
+
 def clear():
     for f in (View.create, View.__add__, View.reshape, View.size):
         if hasattr(f, "cache_clear"):
@@ -83,8 +98,11 @@ def main():
         ("reshape (View.reshape)", len(reshape_work),
          timed(stock_reshape, reshape_work, passes), None),
     ]
+    views = [chain_views()]
     plugin.install()
     try:
+        clear()
+        views.append(chain_views())
         rows[0] = rows[0][:3] + (timed(View.__add__.__wrapped__, merge_work, passes),)
         rows[1] = rows[1][:3] + (timed(View.reshape.__wrapped__, reshape_work, passes),)
     finally:
@@ -92,6 +110,9 @@ def main():
     print(f"{'operation':<24}{'calls':>7}{'tinygrad µs':>14}{'with hlayout µs':>18}")
     for name, n, a, b in rows:
         print(f"{name:<24}{n:>7}{a:>14.1f}{b:>18.1f}")
+    (t0, m0), (t1, m1) = views
+    print(f"views after simplify() over the reference chains: tinygrad {t0} ({m0} chains with 2+),"
+          f" with hlayout {t1} ({m1} chains with 2+)")
 
 
 if __name__ == "__main__":

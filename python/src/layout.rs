@@ -120,7 +120,7 @@ impl PyLayout {
         self.inner.size()
     }
 
-    /// One past the largest offset (0 for none).
+    /// Length of the smallest interval holding every offset: `max - min + 1`.
     #[getter]
     fn cosize(&self) -> i64 {
         self.inner.cosize()
@@ -309,6 +309,16 @@ impl PyLayout {
             .flatten()
             .map(|inner| PyFlatView { inner })
             .map_err(|r| flatten_error(&r))
+    }
+
+    /// An SVG picture of the offsets grid (Jupyter shows it for a bare `Layout`).
+    fn _repr_svg_(&self) -> String {
+        hlayout::draw::layout_svg(&self.inner)
+    }
+
+    /// The offsets grid as a standalone LaTeX document (TikZ, as CuTe's `print_latex`).
+    fn latex(&self) -> String {
+        hlayout::draw::layout_latex(&self.inner)
     }
 
     // Kernel expressions (`src/codegen/`) are exposed here once the crate has them.

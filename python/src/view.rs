@@ -115,6 +115,16 @@ impl PyView {
             .map_err(|r| view_flatten_error(r.to_string(), r.reasons()))
     }
 
+    /// An SVG picture of the offsets grid, padding in grey (for Jupyter).
+    fn _repr_svg_(&self) -> String {
+        hlayout::draw::view_svg(&self.inner)
+    }
+
+    /// The offsets grid as a standalone LaTeX document (TikZ).
+    fn latex(&self) -> String {
+        hlayout::draw::view_latex(&self.inner)
+    }
+
     fn __str__(&self) -> String {
         self.inner.to_string()
     }
@@ -235,6 +245,15 @@ impl PyViewStack {
     fn offsets<'py>(&self, py: Python<'py>, invalid: i64) -> PyResult<Bound<'py, PyAny>> {
         let all = self.inner.offsets().map(|o| o.unwrap_or(invalid)).collect();
         offsets_to_py(py, all)
+    }
+
+    /// An SVG picture of the top view's offsets grid (for Jupyter).
+    fn _repr_svg_(&self) -> String {
+        let views = self.inner.views();
+        views
+            .last()
+            .map(hlayout::draw::view_svg)
+            .unwrap_or_default()
     }
 
     fn __str__(&self) -> String {

@@ -306,7 +306,8 @@ class Layout(LayoutBase):
         return product(self.shape)
 
     def cosize(self):
-        """Size of the codomain: one past the largest offset."""
+        """Size of the codomain: ``max - min + 1`` over the offsets (CuTe's
+        ``L(size-1) + 1`` for non-negative strides)."""
         return self._native().cosize
 
     def __str__(self):
