@@ -15,6 +15,14 @@ use crate::errors::{flatten_error, IntoPy};
 ///
 /// `Layout("(2,(2,2)):(2,(1,4))")` parses text; `Layout(shape, stride=None)`
 /// takes nested tuples of ints (row-major strides when `stride` is omitted).
+///
+/// >>> l = Layout("(2,(2,2)):(2,(1,4))")
+/// >>> l(6), l((1, 2)), l.size, l.cosize
+/// (3, 3, 8, 8)
+/// >>> Layout((2, 3))
+/// Layout('(2,3):(3,1)')
+/// >>> Layout("(10,10):(1,10)").reshape((5, 2, 5, 2))
+/// Layout('(5,2,5,2):(2,1,20,10)')
 #[pyclass(name = "Layout", module = "hlayout", frozen, eq)]
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct PyLayout {
@@ -189,6 +197,9 @@ impl PyLayout {
 
     /// `self ∘ b` (exact: raises `NoCompositionError` when no layout is the
     /// composition); a sequence of layouts composes mode by mode.
+    ///
+    /// >>> Layout("(4,3,2):(6,48,1)").compose(Layout("(2,6,2):(12,2,1)"))
+    /// Layout('(2,(2,3),2):(12,(6,48),1)')
     fn compose(&self, b: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
         if let Ok(l) = b.downcast::<PyLayout>() {
             return Ok(PyLayout::wrap(self.inner.compose(&l.get().inner).py()?));
@@ -202,6 +213,9 @@ impl PyLayout {
     }
 
     /// The complement up to `cotarget` (default: the cosize).
+    ///
+    /// >>> Layout("(4,2):(4,1)").complement(32)
+    /// Layout('(2,2):(16,2)')
     #[pyo3(signature = (cotarget=None))]
     fn complement(&self, cotarget: Option<i64>) -> PyResult<PyLayout> {
         let c = cotarget.unwrap_or_else(|| self.inner.cosize());
@@ -304,6 +318,9 @@ impl PyLayout {
 
     /// The plain strided view (one stride per top-level mode), or `FlattenError`
     /// whose `modes` name each mode that needs a div/mod and its index expressions.
+    ///
+    /// >>> Layout("((2,5),3):((15,3),1)").flatten()
+    /// FlatView((10, 3), (3, 1), offset=0, mask=None)
     fn flatten(&self) -> PyResult<PyFlatView> {
         self.inner
             .flatten()
@@ -340,6 +357,10 @@ impl PyLayout {
 
 /// A plain strided view, tinygrad's form: `shape`, `strides`, `offset` and an
 /// optional per-dimension `mask` of half-open `(begin, end)` intervals.
+///
+/// >>> v = FlatView((4, 3), (3, 1), offset=-3, mask=[(1, 4), (0, 3)])
+/// >>> v(0, 2) is None, v(1, 2)
+/// (True, 2)
 #[pyclass(name = "FlatView", module = "hlayout", frozen, eq)]
 #[derive(Clone, PartialEq)]
 pub(crate) struct PyFlatView {

@@ -13,6 +13,10 @@ use crate::layout::{PyFlatView, PyLayout};
 
 /// One hierarchical view: a tensor coordinate to a buffer offset, with validity
 /// as affine constraints.
+///
+/// >>> v = ViewStack([3]).pad([(1, 1)]).views[0]
+/// >>> v(0) is None, v(1), v.constraints
+/// (True, 0, [([1], 1, 4)])
 #[pyclass(name = "View", module = "hlayout", frozen, eq)]
 #[derive(Clone, PartialEq)]
 pub(crate) struct PyView {
@@ -136,6 +140,12 @@ impl PyView {
 
 /// The result of a chain of movement ops (tinygrad 0.10.3 semantics): one view
 /// whenever one exists, a stack (bottom view first) otherwise.
+///
+/// >>> s = ViewStack([10, 10]).permute([1, 0]).reshape([100])
+/// >>> str(s), len(s)
+/// ('((10,10)):((1,10))', 1)
+/// >>> len(s.reshape([4, 25]))
+/// 2
 #[pyclass(name = "ViewStack", module = "hlayout", frozen, eq)]
 #[derive(Clone, PartialEq)]
 pub(crate) struct PyViewStack {
@@ -267,6 +277,9 @@ impl PyViewStack {
 
 /// The single `FlatView` equal to `second` read through `first`, or `None`
 /// when no single view (with a per-dimension box mask) is. Exact.
+///
+/// >>> merge(FlatView((5, 4), (9, 1)), FlatView((3,), (3,), offset=3))
+/// FlatView((3,), (8,), offset=3, mask=None)
 #[pyfunction]
 pub(crate) fn merge(first: &PyFlatView, second: &PyFlatView) -> PyResult<Option<PyFlatView>> {
     let merged: Option<FlatView> = hlayout::merge(&first.inner, &second.inner).py()?;
