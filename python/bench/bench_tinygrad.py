@@ -71,6 +71,23 @@ def chain_views():
     return total, multi
 
 
+def agreement(stock, patched, work):
+    """How the two answers compare over a workload: both one view (equal or
+    not), only one of them, neither."""
+    out = {"equal views": 0, "different views": 0, "tinygrad only": 0,
+           "hlayout only": 0, "neither": 0}
+    for a, b in work:
+        try:
+            x = stock(a, b)
+        except Exception:  # noqa: BLE001 (stock tinygrad raising counts as no view)
+            x = None
+        y = patched(a, b)
+        key = ("neither" if y is None else "hlayout only") if x is None else (
+            "tinygrad only" if y is None else "equal views" if x == y else "different views")
+        out[key] += 1
+    return out
+
+
 def clear():
     for f in (View.create, View.__add__, View.reshape, View.size):
         if hasattr(f, "cache_clear"):
@@ -105,11 +122,15 @@ def main():
         views.append(chain_views())
         rows[0] = rows[0][:3] + (timed(View.__add__.__wrapped__, merge_work, passes),)
         rows[1] = rows[1][:3] + (timed(View.reshape.__wrapped__, reshape_work, passes),)
+        agree = [agreement(stock_add, View.__add__.__wrapped__, merge_work),
+                 agreement(stock_reshape, View.reshape.__wrapped__, reshape_work)]
     finally:
         plugin.uninstall()
     print(f"{'operation':<24}{'calls':>7}{'tinygrad µs':>14}{'with hlayout µs':>18}")
     for name, n, a, b in rows:
         print(f"{name:<24}{n:>7}{a:>14.1f}{b:>18.1f}")
+    for (name, *_), a in zip(rows, agree):
+        print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in a.items()))
     (t0, m0), (t1, m1) = views
     print(f"views after simplify() over the reference chains: tinygrad {t0} ({m0} chains with 2+),"
           f" with hlayout {t1} ({m1} chains with 2+)")
