@@ -147,6 +147,15 @@ pub enum Error {
         /// The budget.
         budget: i64,
     },
+    /// A request is larger than a [`Limits`](crate::Limits) allows.
+    LimitExceeded {
+        /// The limit's name, e.g. `"max_rank"` (a field of [`Limits`](crate::Limits)).
+        limit: &'static str,
+        /// The request's size.
+        value: u64,
+        /// The limit's value.
+        max: u64,
+    },
     /// An operation's precondition on its layout operand does not hold.
     Precondition {
         /// The operation, e.g. "complement".
@@ -232,6 +241,9 @@ impl fmt::Display for Error {
                 "{what} needs {needed} evaluations, over its budget of {budget} (undecided, not refused)"
             ),
             Error::Precondition { op, layout, rule } => write!(f, "{op} of {layout}: {rule}"),
+            Error::LimitExceeded { limit, value, max } => {
+                write!(f, "request exceeds the limit {limit} = {max} (got {value})")
+            }
         }
     }
 }

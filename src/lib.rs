@@ -3,6 +3,7 @@
 #![warn(clippy::unwrap_used)]
 
 mod error;
+pub mod limits;
 mod num;
 
 pub mod tuple;
@@ -19,6 +20,7 @@ pub mod draw;
 
 pub use error::{Error, Result};
 pub use layout::{Evaluator, FlatView, FlattenReport, Layout, ModeObstruction, Offsets};
+pub use limits::Limits;
 pub use merge::{merge, merge_explained, Decision, MaskRule, Rule};
 pub use tuple::{IntTuple, Profile, TupleRef, MAX_DEPTH};
 pub use view::{Constraint, View, ViewStack, Window};

@@ -109,10 +109,10 @@ fn overflow_is_an_error_not_a_wrap() {
     );
     let wide = Layout::flat(&[2], &[1 << 61]).unwrap();
     assert!(matches!(wide.eval(8), Err(Error::Overflow { .. })));
-    assert!(matches!(
-        l("4:1").eval(-1),
-        Err(Error::NegativeIndex { index: -1 })
-    ));
+    // The integer extension: floor digits, the outermost leaf keeps the quotient.
+    assert_eq!(l("4:1").eval(-1).unwrap(), -1);
+    assert_eq!(l("((4,2),1):((512,-1),0)").eval(-1).unwrap(), -513);
+    assert!(matches!(wide.eval(-8), Err(Error::Overflow { .. })));
 }
 
 #[test]

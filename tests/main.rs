@@ -6,6 +6,7 @@
 mod common;
 
 mod algebra_props;
+mod cute_core;
 mod draw;
 mod edge_cases;
 mod layout_props;
@@ -15,3 +16,4 @@ mod stream_props;
 mod view_cases;
 mod view_props;
 mod views_agree;
+mod zero_extents;

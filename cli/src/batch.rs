@@ -1,30 +1,32 @@
 //! `hlayout batch`: the JSON Lines protocol (`docs/batch-protocol.md`).
 //!
 //! One JSON request per input line, one JSON response per output line, in
-//! order, flushed after each. A bad request gets `{"error": "..."}` and the
-//! stream goes on; empty lines are skipped. Each operation lives in one arm of
-//! [`respond`] (`zipped_divide` with a layout tiler is the logical divide); operations whose issue has not landed answer
-//! `{"error":"unsupported op ..."}`.
+//! order, flushed after each. A bad request gets `{"error": "..."}` naming the
+//! problem and the stream goes on; empty lines are skipped. Input is read as
+//! bytes, so a line that is not UTF-8 is one bad request like any other, and a
+//! line longer than [`Limits::max_line_bytes`] is skipped without being held
+//! in memory. Every request is checked against the [`Limits`] before work
+//! starts; offset lists are written straight to the output as they are
+//! produced, never materialised. Each operation lives in one arm of `handle`
+//! (`zipped_divide` with a layout tiler is the logical divide).
 //!
 //! ```
 //! let out = hlayout_cli::batch::respond(r#"{"op":"eval","layout":"(2,2):(1,2)"}"#);
 //! assert_eq!(out, r#"{"offsets":[0,2,1,3]}"#);
 //! let bad = hlayout_cli::batch::respond(r#"{"op":"eval","layout":"(2,2:(1,2)"}"#);
-//! assert!(bad.starts_with(r#"{"error":"#));
+//! assert!(bad.starts_with(r#"{"error":"layout: parse error at byte 4"#));
 //! ```
 
 use std::io::{self, BufRead, Write};
 
 use serde_json::{json, Map, Value};
 
-use hlayout::FlatView;
-use hlayout::Layout;
-use hlayout::ViewStack;
+use hlayout::{Layout, Limits, ViewStack};
 
-/// Largest layout whose offsets `eval` will list.
-pub const MAX_EVAL_SIZE: i64 = 1 << 24;
+use crate::fields::{self, clip, Fields};
 
-/// Reads requests from `input` until it ends, writing one response line each.
+/// Reads requests from `input` until it ends, writing one response line
+/// each, with the default [`Limits`].
 ///
 /// # Errors
 /// Only I/O errors; malformed requests are answered, not raised.
@@ -34,229 +36,302 @@ pub const MAX_EVAL_SIZE: i64 = 1 << 24;
 /// hlayout_cli::batch::run(&b"{\"op\":\"coalesce\",\"layout\":\"(2,2):(2,1)\"}\n\n"[..], &mut out).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap(), "{\"layout\":\"4:1\"}\n");
 /// ```
-pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
+pub fn run(input: impl BufRead, output: impl Write) -> io::Result<()> {
+    run_with(input, output, &Limits::default())
+}
+
+/// [`run`] with the given limits.
+///
+/// # Errors
+/// Only I/O errors.
+///
+/// ```
+/// let tight = hlayout::Limits { max_line_bytes: 8, ..Default::default() };
+/// let mut out = Vec::new();
+/// hlayout_cli::batch::run_with(&b"{\"op\":\"eval\",\"layout\":\"2:1\"}\n"[..], &mut out, &tight).unwrap();
+/// assert!(String::from_utf8(out).unwrap().contains("max_line_bytes = 8"));
+/// ```
+pub fn run_with(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    limits: &Limits,
+) -> io::Result<()> {
+    let mut line = Vec::new();
+    while let Some(len) = read_line(&mut input, &mut line, limits.max_line_bytes)? {
+        if len > limits.max_line_bytes {
+            let e = limits.check_line(len).err().map(|e| e.to_string());
+            write_json(&mut output, &json!({ "error": e }))?;
+        } else if line.iter().all(u8::is_ascii_whitespace) {
             continue;
+        } else {
+            respond_to(&line, limits, &mut output)?;
         }
-        writeln!(output, "{}", respond(&line))?;
         output.flush()?;
     }
     Ok(())
 }
 
-/// The response line (without newline) to one request line.
+/// Reads one line (without its `\n`) into `buf`, keeping at most `max`
+/// bytes; returns the line's full length, or `None` at end of input.
+/// Memory O(max) whatever the line's length.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<Option<usize>> {
+    buf.clear();
+    let mut total = 0usize;
+    let mut seen = false;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(seen.then_some(total));
+        }
+        seen = true;
+        let (chunk, end) = match avail.iter().position(|&c| c == b'\n') {
+            Some(at) => (&avail[..at], true),
+            None => (avail, false),
+        };
+        if buf.len() + chunk.len() <= max {
+            buf.extend_from_slice(chunk);
+        }
+        total = total.saturating_add(chunk.len());
+        let used = chunk.len() + usize::from(end);
+        input.consume(used);
+        if end {
+            return Ok(Some(total));
+        }
+    }
+}
+
+/// The response line (without newline) to one request line, with the
+/// default limits.
 ///
 /// ```
 /// let out = hlayout_cli::batch::respond(r#"{"op":"flatten","layout":"((10,10)):((1,10))"}"#);
 /// assert!(out.contains(r#""ordinary":false"#));
 /// ```
 pub fn respond(line: &str) -> String {
-    let answer = match serde_json::from_str::<Value>(line) {
-        Ok(Value::Object(req)) => handle(&req).unwrap_or_else(|e| json!({ "error": e })),
-        Ok(_) => json!({ "error": "request is not a JSON object" }),
-        Err(e) => json!({ "error": format!("invalid JSON: {e}") }),
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = respond_to(line.as_bytes(), &Limits::default(), &mut out);
+    out.pop(); // the newline
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the response to one request line (bytes), newline included.
+///
+/// # Errors
+/// Only I/O errors of `out`.
+///
+/// ```
+/// let mut out = Vec::new();
+/// hlayout_cli::batch::respond_to(b"\xff", &Default::default(), &mut out).unwrap();
+/// assert_eq!(out, b"{\"error\":\"invalid UTF-8 at byte 0\"}\n");
+/// ```
+pub fn respond_to(line: &[u8], limits: &Limits, out: &mut impl Write) -> io::Result<()> {
+    let reply = match std::str::from_utf8(line) {
+        Err(e) => Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
+        Ok(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(req)) => handle(&req, limits),
+            Ok(_) => Err("request is not a JSON object".into()),
+            Err(e) => Err(format!("invalid JSON: {e}")),
+        },
     };
-    answer.to_string()
+    match reply {
+        Ok(r) => r.write(out),
+        Err(e) => write_json(out, &json!({ "error": e })),
+    }
+}
+
+fn write_json(out: &mut impl Write, v: &Value) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, v)?;
+    out.write_all(b"\n")
+}
+
+/// A response, written with its offsets streamed.
+enum Reply {
+    Json(Value),
+    /// `{"offsets": [...]}` of a layout.
+    Eval(Layout),
+    /// `{"views", "repr", "offsets"}` of a chain.
+    Chain(ViewStack),
+}
+
+impl Reply {
+    fn write(self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Reply::Json(v) => write_json(out, &v),
+            Reply::Eval(l) => {
+                out.write_all(b"{\"offsets\":")?;
+                write_list(out, l.offsets())?;
+                out.write_all(b"}\n")
+            }
+            Reply::Chain(t) => {
+                let repr = Value::from(t.to_string());
+                write!(
+                    out,
+                    "{{\"views\":{},\"repr\":{repr},\"offsets\":",
+                    t.views().len()
+                )?;
+                write_list(out, t.offsets().map(|o| o.unwrap_or(-1)))?;
+                out.write_all(b"}\n")
+            }
+        }
+    }
+}
+
+/// `[a,b,...]`, element by element.
+fn write_list(out: &mut impl Write, items: impl Iterator<Item = i64>) -> io::Result<()> {
+    out.write_all(b"[")?;
+    for (k, x) in items.enumerate() {
+        if k > 0 {
+            out.write_all(b",")?;
+        }
+        write!(out, "{x}")?;
+    }
+    out.write_all(b"]")
 }
 
 type Req = Map<String, Value>;
 
-fn handle(req: &Req) -> Result<Value, String> {
-    let op = req
-        .get("op")
-        .and_then(Value::as_str)
-        .ok_or("missing string field 'op'")?;
+/// The ops of the protocol, for the error naming an unknown one.
+const OPS: &str = "eval, compose, coalesce, complement, right_inverse, left_inverse, \
+logical_divide, zipped_divide, logical_product, blocked_product, raked_product, flatten, chain, merge";
+
+fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
+    let op = match req.get("op") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => return Err(fields::wrong("op", "a string", other)),
+        None => return Err("missing field 'op'".into()),
+    };
+    let one = |allowed: &[&str]| Fields::new(req, op, allowed);
+    let layout = |f: &Fields| f.layout("layout", limits);
+    let text = |l: Layout| Reply::Json(json!({ "layout": l.to_string() }));
+    let lib = |r: hlayout::Result<Layout>| r.map(text).map_err(|e| e.to_string());
     match op {
-        "eval" => eval(&layout_arg(req, "layout")?),
-        "coalesce" => Ok(json!({ "layout": layout_arg(req, "layout")?.coalesce().to_string() })),
-        "flatten" => Ok(flatten(&layout_arg(req, "layout")?)),
-        "chain" => chain(req),
-        "merge" => merge(req),
-        "compose" => binary(req, Layout::compose),
-        "complement" => complement(req),
-        "right_inverse" => {
-            Ok(json!({ "layout": layout_arg(req, "layout")?.right_inverse().to_string() }))
+        "eval" => eval(layout(&one(&["layout"])?)?, limits),
+        "coalesce" => Ok(text(layout(&one(&["layout"])?)?.coalesce())),
+        "flatten" => Ok(flatten(&layout(&one(&["layout"])?)?)),
+        "right_inverse" => Ok(text(layout(&one(&["layout"])?)?.right_inverse())),
+        "left_inverse" => lib(layout(&one(&["layout"])?)?.left_inverse()),
+        "complement" => complement(&one(&["layout", "cotarget"])?, limits),
+        "chain" => chain(&one(&["shape", "ops", "offsets"])?, limits),
+        "merge" => merge(&one(&["first", "second"])?, limits),
+        "compose" | "logical_divide" | "zipped_divide" | "logical_product" | "blocked_product"
+        | "raked_product" => {
+            let f = one(&["a", "b"])?;
+            let (a, b) = (f.layout("a", limits)?, f.layout("b", limits)?);
+            lib(match op {
+                "compose" => a.compose(&b),
+                "logical_divide" | "zipped_divide" => a.logical_divide(&b),
+                "logical_product" => a.logical_product(&b),
+                "blocked_product" => a.blocked_product(&b),
+                _ => a.raked_product(&b),
+            })
         }
-        "left_inverse" => unary(req, Layout::left_inverse),
-        "logical_divide" | "zipped_divide" => binary(req, Layout::logical_divide),
-        "logical_product" => binary(req, Layout::logical_product),
-        "blocked_product" => binary(req, Layout::blocked_product),
-        "raked_product" => binary(req, Layout::raked_product),
-        other => Err(format!("unsupported op '{other}'")),
+        "expr" => Err("op 'expr' is documented but not served by this build".into()),
+        other => Err(format!("unknown op '{}' (known: {OPS})", clip(other))),
     }
 }
 
 /// `complement` with `cotarget` defaulting to the layout's cosize (CuTe's default).
-fn complement(req: &Req) -> Result<Value, String> {
-    let l = layout_arg(req, "layout")?;
-    let cotarget = match req.get("cotarget") {
-        None | Some(Value::Null) => l.cosize(),
-        Some(v) => v.as_i64().ok_or("cotarget: expected an integer")?,
+fn complement(f: &Fields, limits: &Limits) -> Result<Reply, String> {
+    let l = f.layout("layout", limits)?;
+    let cotarget = match f.optional("cotarget") {
+        None => l.cosize(),
+        Some(v) => fields::int(v, "cotarget")?,
     };
     let r = l.complement(cotarget).map_err(|e| e.to_string())?;
-    Ok(json!({ "layout": r.to_string() }))
+    Ok(Reply::Json(json!({ "layout": r.to_string() })))
 }
 
-/// An op on field `layout` answering `{"layout": R}` or `{"error": ...}`.
-fn unary(req: &Req, op: impl Fn(&Layout) -> hlayout::Result<Layout>) -> Result<Value, String> {
-    let r = op(&layout_arg(req, "layout")?).map_err(|e| e.to_string())?;
-    Ok(json!({ "layout": r.to_string() }))
+fn eval(l: Layout, limits: &Limits) -> Result<Reply, String> {
+    let size = u64::try_from(l.size()).unwrap_or(u64::MAX);
+    limits
+        .check_elements(size)
+        .map_err(|e| format!("eval: {e}"))?;
+    Ok(Reply::Eval(l))
 }
 
-/// An op on fields `a` and `b` answering `{"layout": R}` or `{"error": ...}`.
-fn binary(
-    req: &Req,
-    op: impl Fn(&Layout, &Layout) -> hlayout::Result<Layout>,
-) -> Result<Value, String> {
-    let (a, b) = (layout_arg(req, "a")?, layout_arg(req, "b")?);
-    let r = op(&a, &b).map_err(|e| e.to_string())?;
-    Ok(json!({ "layout": r.to_string() }))
-}
-
-fn eval(l: &Layout) -> Result<Value, String> {
-    if l.size() > MAX_EVAL_SIZE {
-        return Err(format!(
-            "eval: layout size {} exceeds the listing limit {MAX_EVAL_SIZE}",
-            l.size()
-        ));
-    }
-    Ok(json!({ "offsets": l.offsets().collect::<Vec<_>>() }))
-}
-
-fn flatten(l: &Layout) -> Value {
-    match l.flatten() {
+fn flatten(l: &Layout) -> Reply {
+    Reply::Json(match l.flatten() {
         Ok(v) => json!({ "ordinary": true, "view": view_to_json(&v) }),
         Err(report) => json!({ "ordinary": false, "reason": report.to_string() }),
-    }
+    })
 }
 
 /// Applies a tinygrad movement-op chain to a contiguous tensor.
-fn chain(req: &Req) -> Result<Value, String> {
-    let shape = int_list(req.get("shape"), "shape")?;
-    let ops = req
-        .get("ops")
-        .and_then(Value::as_array)
-        .ok_or("missing array field 'ops'")?;
-    let mut t = ViewStack::new(&shape).map_err(|e| e.to_string())?;
+fn chain(f: &Fields, limits: &Limits) -> Result<Reply, String> {
+    let shape = fields::ints(f.required("shape")?, "shape", limits)?;
+    let ops = f.required("ops")?;
+    let ops = ops
+        .as_array()
+        .ok_or_else(|| fields::wrong("ops", "an array of movement ops", ops))?;
+    let listed = match f.optional("offsets") {
+        None => false,
+        Some(v) => fields::boolean(v, "offsets")?,
+    };
+    let mut t = ViewStack::new(&shape).map_err(|e| format!("shape: {e}"))?;
     for (k, op) in ops.iter().enumerate() {
-        t = movement(t, op).map_err(|e| format!("op {k}: {e}"))?;
+        t = movement(t, op, limits).map_err(|e| format!("ops[{k}]: {e}"))?;
     }
-    let mut out = json!({ "views": t.views().len(), "repr": t.to_string() });
-    if req.get("offsets").and_then(Value::as_bool) == Some(true) {
-        let size: i64 = t.shape().iter().product();
-        if size > MAX_EVAL_SIZE {
-            return Err(format!(
-                "chain: {size} elements exceed the listing limit {MAX_EVAL_SIZE}"
-            ));
-        }
-        out["offsets"] = t.offsets().map(|o| o.unwrap_or(-1)).collect();
+    if listed {
+        let size = t.views()[t.views().len() - 1].size();
+        limits
+            .check_elements(u64::try_from(size).unwrap_or(u64::MAX))
+            .map_err(|e| format!("chain offsets: {e}"))?;
+        return Ok(Reply::Chain(t));
     }
-    Ok(out)
+    Ok(Reply::Json(
+        json!({ "views": t.views().len(), "repr": t.to_string() }),
+    ))
 }
 
+/// The chain ops of the protocol, for the error naming an unknown one.
+const MOVEMENTS: &str = "reshape, permute, expand, pad, shrink, flip";
+
 /// One `["name", arg]` movement op.
-fn movement(t: ViewStack, op: &Value) -> Result<ViewStack, String> {
+fn movement(t: ViewStack, op: &Value, limits: &Limits) -> Result<ViewStack, String> {
     let (name, arg) = match op.as_array().map(Vec::as_slice) {
         Some([Value::String(name), arg]) => (name.as_str(), arg),
-        _ => return Err(format!("expected [\"name\", argument], got {op}")),
+        _ => return Err(fields::wrong("movement op", "[\"name\", argument]", op)),
     };
     let r = match name {
-        "reshape" => t.reshape(&int_list(Some(arg), name)?),
-        "expand" => t.expand(&int_list(Some(arg), name)?),
-        "stride" => t.stride(&int_list(Some(arg), name)?),
+        "reshape" => t.reshape(&fields::ints(arg, name, limits)?),
+        "expand" => t.expand(&fields::ints(arg, name, limits)?),
         "permute" => {
-            let perm = int_list(Some(arg), name)?;
+            let perm = fields::ints(arg, name, limits)?;
             let perm: Option<Vec<usize>> = perm.iter().map(|&p| usize::try_from(p).ok()).collect();
             t.permute(&perm.ok_or("permute: negative axis")?)
         }
-        "pad" | "shrink" => {
-            let pairs: Option<Vec<(i64, i64)>> =
-                arg.as_array().and_then(|a| a.iter().map(pair).collect());
-            let pairs = pairs.ok_or_else(|| format!("{name}: expected [[a,b],..]"))?;
-            if name == "pad" {
-                t.pad(&pairs)
-            } else {
-                t.shrink(&pairs)
-            }
+        "pad" => t.pad(&fields::pairs(arg, name, limits)?),
+        "shrink" => t.shrink(&fields::pairs(arg, name, limits)?),
+        "flip" => t.flip(&fields::bools(arg, name, limits)?),
+        other => {
+            return Err(format!(
+                "unknown movement op '{}' (known: {MOVEMENTS})",
+                clip(other)
+            ))
         }
-        "flip" => {
-            let flags: Option<Vec<bool>> = arg
-                .as_array()
-                .and_then(|a| a.iter().map(Value::as_bool).collect());
-            t.flip(&flags.ok_or("flip: expected [bool,..]")?)
-        }
-        other => return Err(format!("unknown movement op '{other}'")),
     };
     r.map_err(|e| e.to_string())
 }
 
-fn int_list(v: Option<&Value>, what: &str) -> Result<Vec<i64>, String> {
-    v.and_then(Value::as_array)
-        .and_then(|a| a.iter().map(Value::as_i64).collect())
-        .ok_or_else(|| format!("{what}: expected an array of integers"))
-}
-
 /// Merges two flat views (`second` indexes `first`'s shape), exactly.
-fn merge(req: &Req) -> Result<Value, String> {
-    let view = |field: &str| -> Result<FlatView, String> {
-        let v = req
-            .get(field)
-            .ok_or_else(|| format!("missing view field '{field}'"))?;
-        view_from_json(v, field)
-    };
-    let merged =
-        hlayout::merge(&view("first")?, &view("second")?).map_err(|e| format!("merge: {e}"))?;
-    Ok(json!({ "merged": merged.as_ref().map(view_to_json) }))
-}
-
-/// A layout field given as `SHAPE:STRIDE` text.
-pub(crate) fn layout_arg(req: &Req, field: &str) -> Result<Layout, String> {
-    let text = req
-        .get(field)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("missing string field '{field}'"))?;
-    text.parse::<Layout>().map_err(|e| format!("{field}: {e}"))
+fn merge(f: &Fields, limits: &Limits) -> Result<Reply, String> {
+    let first = fields::flat_view(f.required("first")?, "first", limits)?;
+    let second = fields::flat_view(f.required("second")?, "second", limits)?;
+    let merged = hlayout::merge(&first, &second).map_err(|e| format!("merge: {e}"))?;
+    Ok(Reply::Json(
+        json!({ "merged": merged.as_ref().map(view_to_json) }),
+    ))
 }
 
 /// A flat view as the protocol writes it.
-pub(crate) fn view_to_json(v: &FlatView) -> Value {
+pub(crate) fn view_to_json(v: &hlayout::FlatView) -> Value {
     let mask = v
         .mask()
         .map(|m| Value::from(m.iter().map(|&(b, e)| json!([b, e])).collect::<Vec<_>>()));
     json!({ "shape": v.shape(), "strides": v.strides(), "offset": v.offset(), "mask": mask })
-}
-
-/// A flat view from the protocol's JSON object.
-pub(crate) fn view_from_json(v: &Value, field: &str) -> Result<FlatView, String> {
-    let ints = |key: &str| -> Result<Vec<i64>, String> {
-        v.get(key)
-            .and_then(Value::as_array)
-            .and_then(|a| a.iter().map(Value::as_i64).collect::<Option<Vec<_>>>())
-            .ok_or_else(|| format!("{field}.{key}: expected an array of integers"))
-    };
-    let offset = match v.get("offset") {
-        None | Some(Value::Null) => 0,
-        Some(o) => o
-            .as_i64()
-            .ok_or_else(|| format!("{field}.offset: expected an integer"))?,
-    };
-    let mask = match v.get("mask") {
-        None | Some(Value::Null) => None,
-        Some(m) => Some(
-            m.as_array()
-                .and_then(|a| a.iter().map(pair).collect::<Option<Vec<_>>>())
-                .ok_or_else(|| format!("{field}.mask: expected [[begin,end],..] or null"))?,
-        ),
-    };
-    FlatView::new(ints("shape")?, ints("strides")?, offset, mask)
-        .map_err(|e| format!("{field}: {e}"))
-}
-
-fn pair(v: &Value) -> Option<(i64, i64)> {
-    match v.as_array()?.as_slice() {
-        [b, e] => Some((b.as_i64()?, e.as_i64()?)),
-        _ => None,
-    }
 }

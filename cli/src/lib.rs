@@ -2,6 +2,8 @@
 //! `hlayout` itself has no JSON or argument-parsing dependency.
 //!
 //! - [`batch`]: the JSON Lines protocol (`docs/batch-protocol.md`) behind `hlayout batch`.
+//! - [`fields`]: strict reading of a request's fields (unknown fields, wrong
+//!   types and numbers beyond i64 are errors naming the field).
 //! - [`show`]: the human report behind `hlayout show`.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
@@ -9,4 +11,5 @@
 #![forbid(unsafe_code)]
 
 pub mod batch;
+pub mod fields;
 pub mod show;

@@ -1,28 +1,96 @@
 //! The `hlayout` command: `batch` (JSON Lines protocol) and `show` (a human report).
+//!
+//! Conventions: `-h`/`--help` and `--version` print to stdout and exit 0; a
+//! failed request (bad layout text) exits 1 with the error, and its position,
+//! on stderr; bad usage exits 2 with a usage message on stderr.
 
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  hlayout show LAYOUT     print a layout, its size/cosize, coalesced form,
-                          flatten report and offset grid, e.g.
-                          hlayout show \"(2,(2,2)):(2,(1,4))\"
-  hlayout show --svg LAYOUT    the offset grid as an SVG picture
-  hlayout show --latex LAYOUT  the offset grid as a TikZ (LaTeX) picture
-  hlayout batch           answer JSON Lines requests on stdin (see docs/batch-protocol.md)";
+use clap::{value_parser, Arg, ArgMatches, Command};
+use hlayout::limits::{
+    DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_RANK, DEFAULT_MAX_REPLY_ELEMENTS,
+};
+use hlayout::Limits;
+
+const PROTOCOL: &str = "The batch protocol is specified in docs/batch-protocol.md.";
+
+fn limit(name: &'static str, help: &'static str, default: u64) -> Arg {
+    Arg::new(name)
+        .long(name)
+        .value_name("N")
+        .help(help)
+        .value_parser(value_parser!(u64))
+        .default_value(&*default.to_string().leak()) // built once per run
+}
+
+fn command() -> Command {
+    Command::new("hlayout")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Exact hierarchical tensor layouts and views")
+        .after_help(PROTOCOL)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(
+            Command::new("show")
+                .about("Print a layout: size, cosize, coalesced form, flatten report, offset grid")
+                .after_help("Example: hlayout show \"(2,(2,2)):(2,(1,4))\"")
+                .arg(
+                    Arg::new("LAYOUT")
+                        .help("Layout text SHAPE:STRIDE, e.g. (2,3):(3,1)")
+                        .required(true)
+                        .allow_hyphen_values(true),
+                )
+                .arg(
+                    Arg::new("svg")
+                        .long("svg")
+                        .help("Print the offset grid as an SVG picture instead")
+                        .action(clap::ArgAction::SetTrue),
+                )
+                .arg(
+                    Arg::new("latex")
+                        .long("latex")
+                        .help("Print the offset grid as a TikZ (LaTeX) picture instead")
+                        .action(clap::ArgAction::SetTrue)
+                        .conflicts_with("svg"),
+                ),
+        )
+        .subcommand(
+            Command::new("batch")
+                .about("Answer JSON Lines requests on stdin, one reply line each (docs/batch-protocol.md)")
+                .after_help(PROTOCOL)
+                .arg(limit("max-rank", "Most dimensions of a shape or op argument, and leaves of a layout", DEFAULT_MAX_RANK as u64))
+                .arg(limit("max-depth", "Deepest nesting of layout text", DEFAULT_MAX_DEPTH as u64))
+                .arg(limit("max-reply-elements", "Most offsets listed in one reply", DEFAULT_MAX_REPLY_ELEMENTS))
+                .arg(limit("max-line-bytes", "Longest request line, in bytes", DEFAULT_MAX_LINE_BYTES as u64)),
+        )
+}
+
+fn limits(m: &ArgMatches) -> Limits {
+    let get = |name: &str| m.get_one::<u64>(name).copied().unwrap_or(0);
+    let size = |name: &str| usize::try_from(get(name)).unwrap_or(usize::MAX);
+    Limits {
+        max_rank: size("max-rank"),
+        max_depth: size("max-depth"),
+        max_reply_elements: get("max-reply-elements"),
+        max_line_bytes: size("max-line-bytes"),
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        ["batch"] => {
+    let matches = match command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            // Help and version go to stdout with exit 0, usage errors to stderr with exit 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    match matches.subcommand() {
+        Some(("batch", m)) => {
             let stdin = io::stdin().lock();
             let stdout = BufWriter::new(io::stdout().lock());
-            match hlayout_cli::batch::run(stdin, stdout) {
+            match hlayout_cli::batch::run_with(stdin, stdout, &limits(m)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("hlayout batch: {e}");
@@ -30,28 +98,29 @@ fn main() -> ExitCode {
                 }
             }
         }
-        ["show", text] | ["show", "--svg" | "--latex", text] => {
+        Some(("show", m)) => {
+            let text = m.get_one::<String>("LAYOUT").map_or("", String::as_str);
             match text.parse::<hlayout::Layout>() {
                 Ok(l) => {
-                    print!(
-                        "{}",
-                        match args[1].as_str() {
-                            "--svg" => hlayout::draw::layout_svg(&l),
-                            "--latex" => hlayout::draw::layout_latex(&l),
-                            _ => hlayout_cli::show::report(&l),
-                        }
-                    );
+                    let text = if m.get_flag("svg") {
+                        hlayout::draw::layout_svg(&l)
+                    } else if m.get_flag("latex") {
+                        hlayout::draw::layout_latex(&l)
+                    } else {
+                        hlayout_cli::show::report(&l)
+                    };
+                    print!("{text}");
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
                     eprintln!("hlayout show: {e}");
-                    ExitCode::from(2)
+                    if let hlayout::Error::Parse { pos, .. } = e {
+                        eprintln!("  {text}\n  {:>width$}", "^", width = pos + 1);
+                    }
+                    ExitCode::FAILURE
                 }
             }
         }
-        _ => {
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
-        }
+        _ => ExitCode::from(2),
     }
 }

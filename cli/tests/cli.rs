@@ -53,13 +53,77 @@ fn show_prints_report_and_grid() {
 }
 
 #[test]
-fn show_rejects_bad_text_with_exit_two() {
-    // Invariant: errors go to stderr with a non-zero exit. Witness: an unclosed tuple.
+fn show_rejects_bad_text_with_exit_one_and_the_position() {
+    // Invariant: a failed request exits 1, its error and position on stderr. Witness: an unclosed tuple.
     let out = hlayout().args(["show", "(2,3:(1,2)"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .contains("parse error at byte"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("parse error at byte 4: expected ',' or ')', found ':'"),
+        "{err}"
+    );
+    assert!(err.contains("  (2,3:(1,2)\n      ^"), "{err}");
+}
+
+#[test]
+fn help_and_version_go_to_stdout_with_exit_zero() {
+    // Invariant: -h/--help on the program and every subcommand, and --version, print to stdout, exit 0.
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["show", "--help"],
+        &["show", "-h"],
+        &["batch", "--help"],
+        &["help", "batch"],
+    ] {
+        let out = hlayout().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Usage: hlayout"), "{args:?}: {text}");
+        assert!(out.stderr.is_empty(), "{args:?}");
+    }
+    let batch = hlayout().args(["batch", "--help"]).output().unwrap();
+    let text = String::from_utf8(batch.stdout).unwrap();
+    assert!(text.contains("docs/batch-protocol.md") && text.contains("--max-line-bytes"));
+    let out = hlayout().arg("--version").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("hlayout {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn bad_usage_exits_two_with_usage_on_stderr() {
+    // Invariant: usage errors exit 2, nothing on stdout. Witness: no command, an unknown one, extra or missing arguments.
+    for args in [
+        &[][..],
+        &["bogus"],
+        &["show"],
+        &["show", "8:1", "9:1"],
+        &["batch", "extra"],
+        &["batch", "--max-rank", "-1"],
+        &["--nope"],
+    ] {
+        let out = hlayout().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            String::from_utf8(out.stderr)
+                .unwrap()
+                .contains("Usage: hlayout"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn show_takes_layouts_starting_with_a_minus() {
+    // Invariant: layout text is a value, not an option. Witness: a negative extent is a failed request (1), not usage (2).
+    let out = hlayout().args(["show", "-3:1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("extent -3"));
 }
 
 #[test]

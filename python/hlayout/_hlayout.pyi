@@ -80,6 +80,11 @@ class BudgetExceededError(HlayoutError):
     needed: int
     budget: int
 
+class LimitExceededError(HlayoutError):
+    limit: str
+    value: int
+    max: int
+
 class PreconditionError(HlayoutError):
     op: str
     layout: str

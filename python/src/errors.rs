@@ -115,6 +115,12 @@ create_exception!(
 );
 create_exception!(
     hlayout,
+    LimitExceededError,
+    HlayoutError,
+    "A request is larger than a limit allows."
+);
+create_exception!(
+    hlayout,
     PreconditionError,
     HlayoutError,
     "An operation's precondition does not hold."
@@ -155,6 +161,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidViewError", py.get_type::<InvalidViewError>())?;
     m.add("NoCompositionError", py.get_type::<NoCompositionError>())?;
     m.add("BudgetExceededError", py.get_type::<BudgetExceededError>())?;
+    m.add("LimitExceededError", py.get_type::<LimitExceededError>())?;
     m.add("PreconditionError", py.get_type::<PreconditionError>())?;
     m.add("FlattenError", py.get_type::<FlattenError>())?;
     Ok(())
@@ -350,6 +357,16 @@ pub(crate) fn to_py(e: hlayout::Error) -> PyErr {
                 ("what", Str(what.into())),
                 ("needed", Int(needed)),
                 ("budget", Int(budget)),
+            ],
+        ),
+        E::LimitExceeded { limit, value, max } => raise::<LimitExceededError>(
+            py,
+            msg,
+            "LimitExceeded",
+            vec![
+                ("limit", Str(limit.into())),
+                ("value", Int(i64::try_from(value).unwrap_or(i64::MAX))),
+                ("max", Int(i64::try_from(max).unwrap_or(i64::MAX))),
             ],
         ),
         E::Precondition { op, layout, rule } => raise::<PreconditionError>(

@@ -411,8 +411,8 @@ impl PyFlatView {
 
     /// Number of elements.
     #[getter]
-    fn size(&self) -> PyResult<i64> {
-        self.inner.size().py()
+    fn size(&self) -> i64 {
+        self.inner.size()
     }
 
     /// The offset at `coord`, `None` where the mask excludes it.

@@ -111,12 +111,16 @@ impl PyView {
         offsets_to_py(py, all)
     }
 
-    /// The equal tinygrad-form view, or `FlattenError` with `reasons`.
+    /// The equal tinygrad-form view, or `FlattenError` whose `reasons` name each
+    /// obstruction (a dimension needing div/mod, a window, a non-box constraint).
     fn flatten(&self) -> PyResult<PyFlatView> {
         self.inner
             .flatten()
             .map(|inner| PyFlatView { inner })
-            .map_err(|r| view_flatten_error(r.to_string(), r.reasons()))
+            .map_err(|r| {
+                let reasons: Vec<String> = r.obstructions().iter().map(|o| o.to_string()).collect();
+                view_flatten_error(r.to_string(), &reasons)
+            })
     }
 
     /// An SVG picture of the offsets grid, padding in grey (for Jupyter).
@@ -292,8 +296,8 @@ pub(crate) fn merge(first: &PyFlatView, second: &PyFlatView) -> PyResult<Option<
 #[pyfunction]
 pub(crate) fn reshape_flat(first: &PyFlatView, shape: Vec<i64>) -> PyResult<Option<PyFlatView>> {
     let second = FlatView::contiguous(shape).py()?;
-    let size = first.inner.size().py()?;
-    let new_size = second.size().py()?;
+    let size = first.inner.size();
+    let new_size = second.size();
     if size != new_size {
         return Err(crate::errors::to_py(hlayout::Error::SizeMismatch {
             what: "reshape",

@@ -121,8 +121,12 @@ def test_inverses(l):
         left = l.left_inverse()
     except hlayout.HlayoutError:
         return
+    injective = len({l(i) for i in range(l.size)}) == l.size
     for i in range(l.size):
-        assert left(l(i)) == i
+        # CuTe's contract: L(R(L(i))) = L(i); R(L(i)) = i when L is injective
+        assert l(left(l(i))) == l(i)
+        if injective:
+            assert left(l(i)) == i
 
 
 def test_divide_and_product_as_functions():

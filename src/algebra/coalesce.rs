@@ -14,7 +14,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::{Builder, Profile, Tok, TupleRef};
 
 impl Layout {
@@ -91,7 +92,7 @@ fn by_profile(l: &Layout, profile: TupleRef<'_>, out: &mut LayoutBuilder) -> Res
 #[derive(Default)]
 pub(crate) struct LayoutBuilder {
     pub(crate) b: Builder,
-    pub(crate) stride: Leaves,
+    pub(crate) stride: Ints,
 }
 
 impl LayoutBuilder {
@@ -113,7 +114,7 @@ impl LayoutBuilder {
 }
 
 /// Coalesces flat leaves (row-major), returning at least one leaf (`1:0` if all vanish).
-pub(crate) fn coalesce_leaves(shape: &[i64], stride: &[i64]) -> (Leaves, Leaves) {
+pub(crate) fn coalesce_leaves(shape: &[i64], stride: &[i64]) -> (Ints, Ints) {
     if shape.len() <= 8 {
         let (mut s, mut d) = ([0i64; 8], [0i64; 8]);
         let w = coalesce_into(shape, stride, &mut s, &mut d);

@@ -22,7 +22,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{self, Error, Result};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::Profile;
 
 impl Layout {
@@ -166,7 +167,7 @@ fn gaps_layout(gaps: &[(i64, i64)]) -> Result<Layout> {
         span = error::add(span, reach, "span of layout offsets")?;
     }
     error::add(span, 1, "cosize of layout")?;
-    let (shape, stride): (Leaves, Leaves) = if gaps.len() <= INLINE {
+    let (shape, stride): (Ints, Ints) = if gaps.len() <= INLINE {
         let (mut sh, mut st) = ([0i64; INLINE], [0i64; INLINE]);
         for (k, &(e, c)) in gaps.iter().rev().enumerate() {
             (sh[k], st[k]) = (e, c);
@@ -204,7 +205,7 @@ pub(crate) fn push_coalesced(out: &mut SmallVec<[(i64, i64); 9]>, e: i64, c: i64
 }
 
 /// A flat layout from row-major leaves (an integer layout for one leaf).
-pub(crate) fn flat_layout(shape: Leaves, stride: Leaves) -> Layout {
+pub(crate) fn flat_layout(shape: Ints, stride: Ints) -> Layout {
     let profile = if shape.len() == 1 {
         Profile::leaf()
     } else {

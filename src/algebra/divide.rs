@@ -131,7 +131,7 @@ fn split_by_mode(
 ) -> Result<(Vec<Layout>, Vec<Layout>)> {
     let modes = modes_of(a);
     if tiler.len() > modes.len() {
-        return Err(crate::Error::ProfileTooLong {
+        return Err(crate::error::Error::ProfileTooLong {
             profile_rank: tiler.len(),
             layout_rank: modes.len(),
         });

@@ -5,16 +5,20 @@
 //! - `right_inverse(L)`: the largest `R` built from L's leaves sorted by stride
 //!   whose strides chain contiguously from 1 (`d = 1, s₀·d₀, …`); each such leaf
 //!   contributes `s : (its row-major index stride in L)`. Then `L(R(i)) = i` for
-//!   every `i < size(R)`. Zero and negative strides stop the chain.
-//! - `left_inverse(L)`: `right_inverse((complement(L), L))` when L is injective
+//!   every `i < size(R)`. Ints off the chain (zero or negative strides, a
+//!   repeated stride) are skipped, as CuTe skips them: their coordinate stays 0.
+//! - `left_inverse(L)`: `R(L(i)) = i₀`, i with its stride-0 coordinates set
+//!   to 0 (CuTe's left inverse does not read L's kernel either).
+//!   `right_inverse((complement(L), L))` when L is injective off its kernel
 //!   and its leaves tile a mixed radix (each stride a multiple of the span below
 //!   it); then `(complement, L)` is a bijection onto an interval and
 //!   `R(L(i)) = i` for every `i < size(L)`. Otherwise, when L's sorted strides
 //!   form a *divisible chain* (each a multiple of the previous stride and at
 //!   least the previous leaf's span `dₖ·sₖ`), R reads L's coordinates as the
 //!   digits of `x / d₁` in the mixed radix `(d₂/d₁, …, dₙ/dₙ₋₁, ∞)`. Every
-//!   other injective layout with strides ≥ 0 goes to the exact search of
-//!   `inverse_search.rs`, so R is returned if and only if one exists.
+//!   other injective layout (negative strides included: R is evaluated on ℤ by
+//!   the integer extension) goes to the exact search of `inverse_search.rs`,
+//!   so R is returned if and only if one exists.
 //! - `nullspace(L)`: the injective layout over L's zero-stride leaves, so that
 //!   `L(N(i)) = 0` for every `i`.
 //!
@@ -26,7 +30,8 @@ use smallvec::SmallVec;
 use crate::algebra::complement::{complement_layout, flat_layout, push_coalesced};
 use crate::algebra::inverse_search::{search_left_inverse, Found};
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::Profile;
 
 impl Layout {
@@ -45,8 +50,11 @@ impl Layout {
         flat_layout(shape, stride)
     }
 
-    /// The left inverse: a layout R with `R(L(i)) = i` for every `i < size(L)`,
-    /// returned if and only if one exists.
+    /// The left inverse: a layout R with `R(L(i)) = i₀` for every `i < size(L)`,
+    /// where `i₀` is i with the coordinates of L's stride-0 leaves set to 0
+    /// (L's kernel is not read, as in CuTe; so `L(R(L(i))) = L(i)`, and
+    /// `R(L(i)) = i` when L has no stride-0 leaf), returned if and only if one
+    /// exists.
     ///
     /// Three stages, each exact, the first that applies answers:
     /// 1. *Mixed radix* (each sorted stride a multiple of the span below it):
@@ -55,8 +63,10 @@ impl Layout {
     ///    reads L's coordinates as the digits of `x / d₁`: a fastest `d₁ : 0`, a
     ///    leaf `dₖ₊₁/dₖ : ιₖ` per leaf of L (`ιₖ` its row-major index
     ///    stride) and a head `sₙ : ιₙ`. O(n log n), no allocation for ≤ 8 leaves.
-    /// 3. *Search*, for every other layout with strides ≥ 0: a depth-first
-    ///    search over R's divisor chains of prime steps below `M = max L(i)`,
+    /// 3. *Search*, for every other injective layout (negative strides too; R
+    ///    is read on ℤ by floor digits): a depth-first search over R's divisor
+    ///    chains of prime steps below `M = max L(i)` (below `max(M+1, −min L(i))`
+    ///    when some offset is negative),
     ///    with R's strides solved over the integers point by point (a chain
     ///    prefix dies as soon as the points below its top admit no strides).
     ///    It materialises and sorts the `size(L)` offsets, then visits at most
@@ -68,10 +78,9 @@ impl Layout {
     /// `docs/algebra.md`, section 7.
     ///
     /// # Errors
-    /// [`Error::Precondition`], exactly when no layout left inverse exists: a
-    /// leaf of extent > 1 with stride 0, or two indices with the same offset
-    /// (not injective); a negative stride (some `L(i) < 0` lies outside R's
-    /// domain ℕ); or no divisor chain with integer strides fits (the rule
+    /// [`Error::Precondition`], exactly when no layout left inverse exists: two
+    /// indices without stride-0 coordinates have the same offset (not
+    /// injective off the kernel); or no divisor chain with integer strides fits (the rule
     /// names the offset by which every candidate fails).
     /// [`Error::BudgetExceeded`] when the search would pass its budget
     /// (undecided, not refused); [`Error::Overflow`] when R leaves `i64`.
@@ -89,9 +98,16 @@ impl Layout {
     /// let r = h.left_inverse().unwrap();
     /// assert_eq!(r.to_string(), "(4,2):(1,1)"); // x mod 2 + ⌊x/2⌋
     /// assert_eq!([0, 2, 3, 5].map(|x| r.eval(x).unwrap()), [0, 1, 2, 3]);
-    /// // Refused: not injective; a negative stride; and no layout fits at all.
-    /// assert!("(2,2):(0,1)".parse::<Layout>().unwrap().left_inverse().is_err());
-    /// assert!("(2,2):(-1,2)".parse::<Layout>().unwrap().left_inverse().is_err());
+    /// // Negative strides: offsets below 0 are read by the integer extension.
+    /// let n: Layout = "4:-1".parse().unwrap();
+    /// let r = n.left_inverse().unwrap();
+    /// assert_eq!([0, -1, -2, -3].map(|x| r.eval(x).unwrap()), [0, 1, 2, 3]);
+    /// // Stride-0 leaves are L's kernel: R gives their coordinates back as 0.
+    /// let z: Layout = "(2,2):(0,1)".parse().unwrap();
+    /// let r = z.left_inverse().unwrap();
+    /// assert_eq!([0, 1].map(|x| r.eval(x).unwrap()), [0, 1]);
+    /// // Refused: not injective off the kernel; and no layout fits at all.
+    /// assert!("(2,2):(1,1)".parse::<Layout>().unwrap().left_inverse().is_err());
     /// assert!("(3,3):(2,3)".parse::<Layout>().unwrap().left_inverse().is_err());
     /// ```
     pub fn left_inverse(&self) -> Result<Layout> {
@@ -101,31 +117,18 @@ impl Layout {
             layout: self.to_string(),
             rule,
         };
-        if let Some(k) = (0..s.len()).find(|&k| s[k] > 1 && d[k] == 0) {
-            return Err(refuse(format!(
-                "not injective: leaf {k} has extent {} and stride 0",
-                s[k]
-            )));
-        }
-        if let Some(k) = (0..s.len()).find(|&k| s[k] > 1 && d[k] < 0) {
-            return Err(refuse(format!(
-                "leaf {k} has negative stride {}: L({}) = {0} < 0 lies outside R's domain",
-                d[k],
-                index_strides(s)[k]
-            )));
-        }
         if !tiles_mixed_radix(s, d) {
             if let Some(r) = chain_left_inverse(s, d)? {
                 return Ok(r);
             }
-            return match search_left_inverse(self)? {
+            return match search_left_inverse(s, d, &index_strides(s))? {
                 Found::Inverse(r) => Ok(r),
                 Found::Refuted(rule) => Err(refuse(rule)),
             };
         }
         let c = complement_layout(self, 1, true)?;
-        let mut shape = Leaves::from_slice(c.shape_leaves());
-        let mut stride = Leaves::from_slice(c.stride_leaves());
+        let mut shape = Ints::from_slice(c.shape_leaves());
+        let mut stride = Ints::from_slice(c.stride_leaves());
         shape.extend_from_slice(s);
         stride.extend_from_slice(d);
         let (rs, rd) = right_inverse_leaves(&shape, &stride);
@@ -145,7 +148,7 @@ impl Layout {
     pub fn nullspace(&self) -> Layout {
         let (s, d) = (self.shape_leaves(), self.stride_leaves());
         let index = index_strides(s);
-        let (mut shape, mut stride) = (Leaves::new(), Leaves::new());
+        let (mut shape, mut stride) = (Ints::new(), Ints::new());
         for k in (0..s.len()).filter(|&k| s[k] > 1 && d[k] == 0) {
             shape.push(s[k]);
             stride.push(index[k]);
@@ -158,8 +161,8 @@ impl Layout {
 }
 
 /// Row-major index strides (suffix products) of flat extents.
-fn index_strides(shape: &[i64]) -> Leaves {
-    let mut out: Leaves = SmallVec::from_elem(1, shape.len());
+pub(super) fn index_strides(shape: &[i64]) -> Ints {
+    let mut out: Ints = SmallVec::from_elem(1, shape.len());
     for k in (0..shape.len().saturating_sub(1)).rev() {
         out[k] = out[k + 1] * shape[k + 1]; // ≤ size
     }
@@ -172,7 +175,7 @@ fn index_strides(shape: &[i64]) -> Leaves {
 /// O(n log n), no allocation for ≤ 8 leaves.
 fn tiles_mixed_radix(s: &[i64], d: &[i64]) -> bool {
     let mut sorted: SmallVec<[(i64, i64); 8]> = (0..s.len())
-        .filter(|&k| s[k] > 1)
+        .filter(|&k| s[k] > 1 && d[k] != 0)
         .map(|k| (d[k], s[k]))
         .collect();
     sorted.sort_unstable();
@@ -197,7 +200,7 @@ fn tiles_mixed_radix(s: &[i64], d: &[i64]) -> bool {
 fn chain_left_inverse(s: &[i64], d: &[i64]) -> Result<Option<Layout>> {
     let index = index_strides(s);
     let mut sorted: SmallVec<[(i64, i64, i64); 8]> = (0..s.len())
-        .filter(|&k| s[k] > 1)
+        .filter(|&k| s[k] > 1 && d[k] != 0)
         .map(|k| (d[k], s[k], index[k]))
         .collect();
     sorted.sort_unstable();
@@ -217,8 +220,8 @@ fn chain_left_inverse(s: &[i64], d: &[i64]) -> Result<Option<Layout>> {
         push_coalesced(&mut leaves, dn / dk, ik);
     }
     push_coalesced(&mut leaves, sn, i_n);
-    let shape: Leaves = leaves.iter().rev().map(|t| t.0).collect();
-    let stride: Leaves = leaves.iter().rev().map(|t| t.1).collect();
+    let shape: Ints = leaves.iter().rev().map(|t| t.0).collect();
+    let stride: Ints = leaves.iter().rev().map(|t| t.1).collect();
     let profile = match shape.len() {
         1 => Profile::leaf(),
         n => Profile::flat(n),
@@ -228,7 +231,7 @@ fn chain_left_inverse(s: &[i64], d: &[i64]) -> Result<Option<Layout>> {
 
 /// Right-inverse leaves (row-major, coalesced) of flat leaves. Extent-1
 /// leaves are dropped first (they never take part in the chain).
-fn right_inverse_leaves(shape: &[i64], stride: &[i64]) -> (Leaves, Leaves) {
+fn right_inverse_leaves(shape: &[i64], stride: &[i64]) -> (Ints, Ints) {
     let mut sorted: SmallVec<[(i64, i64, i64); 8]> = SmallVec::new();
     let mut index = 1i64;
     for (&s, &d) in shape.iter().zip(stride).rev() {
@@ -240,9 +243,15 @@ fn right_inverse_leaves(shape: &[i64], stride: &[i64]) -> (Leaves, Leaves) {
     sorted.sort_unstable();
     let mut taken: SmallVec<[(i64, i64); 9]> = SmallVec::new();
     let mut next = 1i64;
+    // A leaf off the chain (stride 0, negative, or a repeat) is skipped, as
+    // CuTe does: its coordinate stays 0. Strides only grow along the sorted
+    // order, so once one passes `next` no later leaf joins.
     for &(d, s, i) in &sorted {
-        if d != next {
+        if d > next {
             break;
+        }
+        if d != next {
+            continue;
         }
         push_coalesced(&mut taken, s, i);
         next = s.saturating_mul(d);

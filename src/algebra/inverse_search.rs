@@ -31,7 +31,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::Profile;
 
 use super::complement::push_coalesced;
@@ -55,22 +56,38 @@ pub(crate) enum Found {
     Refuted(String),
 }
 
-/// Decides whether some layout R has `R(L(i)) = i` for every `i < size(L)`,
-/// for L with every stride ≥ 0; a collision of two offsets is reported as a
+/// Decides whether some layout R has `R(L(i)) = i₀` for every `i < size(L)`,
+/// for L given by its flat leaves `s:d` and row-major index strides `index`,
+/// where `i₀` is i with the coordinates of stride-0 leaves set to 0 (only the
+/// other leaves are read); a collision of two offsets is reported as a
 /// refutation naming both indices.
 ///
 /// # Errors
 /// [`Error::BudgetExceeded`] past [`LEFT_INVERSE_SEARCH_BUDGET`];
 /// [`Error::Overflow`] when a stride of R or an intermediate leaves range.
-pub(crate) fn search_left_inverse(l: &Layout) -> Result<Found> {
+pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result<Found> {
     let mut search = Search {
         points: Vec::new(),
         max: 0,
+        neg: 0,
+        reach: 0,
         budget: LEFT_INVERSE_SEARCH_BUDGET,
         deepest: 0,
     };
+    let read = || (0..s.len()).filter(|&k| s[k] > 1 && d[k] != 0);
+    let extents: Ints = read().map(|k| s[k]).collect();
+    let offsets: Ints = read().map(|k| d[k]).collect();
+    let indices: Ints = read().map(|k| index[k]).collect();
+    let (l, e) = if extents.is_empty() {
+        (Layout::flat(&[1], &[0])?, Layout::flat(&[1], &[0])?)
+    } else {
+        (
+            Layout::flat(&extents, &offsets)?,
+            Layout::flat(&extents, &indices)?,
+        )
+    };
     search.spend(l.size())?;
-    search.points = l.offsets().zip(0i64..).collect();
+    search.points = l.offsets().zip(e.offsets()).collect();
     search.points.sort_unstable();
     if let Some(w) = search.points.windows(2).find(|w| w[0].0 == w[1].0) {
         let ((x, i), (_, j)) = (w[0], w[1]);
@@ -79,9 +96,13 @@ pub(crate) fn search_left_inverse(l: &Layout) -> Result<Found> {
         )));
     }
     search.max = search.points.last().map_or(0, |p| p.0);
+    search.neg = search.points.partition_point(|p| p.0 < 0);
+    let min = search.points.first().map_or(0, |p| p.0);
+    search.reach = search.max.saturating_add(1).max(min.saturating_neg());
     let mut chain = vec![1i64];
-    match search.descend(&mut chain, &Solutions::default(), 0)? {
-        Some(strides) => build(&chain, &strides, search.max).map(Found::Inverse),
+    let start = search.neg;
+    match search.descend(&mut chain, &Solutions::default(), start)? {
+        Some(strides) => build(&chain, &strides, search.max, search.neg > 0).map(Found::Inverse),
         None => {
             let (x, i) = search.points[search.deepest];
             Ok(Found::Refuted(format!(
@@ -100,6 +121,10 @@ struct Search {
     points: Vec<(i64, i64)>,
     /// The largest offset `M`.
     max: i64,
+    /// How many offsets are negative (they come first in `points`).
+    neg: usize,
+    /// With negative offsets, where chains stop: `S = max(M + 1, −min)`.
+    reach: i64,
     /// Work units left.
     budget: i64,
     /// The furthest point (position in `points`) at which a candidate failed.
@@ -132,15 +157,34 @@ impl Search {
     ) -> Result<Option<Vec<i128>>> {
         self.spend(1)?;
         let top = *chain.last().unwrap_or(&1);
-        if top > self.max / 2 {
+        let done = if self.neg == 0 {
+            top > self.max / 2
+        } else {
+            top >= self.reach
+        };
+        if done {
             let end = self.points.len();
-            return Ok(self.extend(chain, sols, start, end)?.map(|s| s.particular));
+            let Some(mut sols) = self.extend(chain, sols, start, end)? else {
+                return Ok(None);
+            };
+            // Negative offsets read every digit: checked once the chain is whole.
+            let whole = self.constrain(chain, &mut sols, 0, self.neg)?;
+            return Ok(whole.then_some(sols.particular));
         }
-        for p in 2..=self.max / top {
+        // Without negative offsets a step past M is the head itself; with
+        // them, the first step reaching S is the last one worth trying.
+        let limit = if self.neg == 0 {
+            self.max / top
+        } else {
+            self.reach / top + i64::from(self.reach % top != 0)
+        };
+        for p in 2..=limit {
             if !self.is_prime(p)? {
                 continue;
             }
-            let next = top * p; // ≤ max
+            let Some(next) = top.checked_mul(p) else {
+                break;
+            };
             let end = start + self.points[start..].partition_point(|&(x, _)| x < next);
             let Some(sols) = self.extend(chain, sols, start, end)? else {
                 continue;
@@ -150,6 +194,9 @@ impl Search {
                 return Ok(Some(found));
             }
             chain.pop();
+            if self.neg > 0 && next >= self.reach {
+                break;
+            }
         }
         Ok(None)
     }
@@ -179,6 +226,19 @@ impl Search {
     ) -> Result<Option<Solutions>> {
         let mut sols = sols.clone();
         sols.add_unknown();
+        Ok(self
+            .constrain(chain, &mut sols, start, end)?
+            .then_some(sols))
+    }
+
+    /// Constrains `sols` by the points `start..end`; false when none remains.
+    fn constrain(
+        &mut self,
+        chain: &[i64],
+        sols: &mut Solutions,
+        start: usize,
+        end: usize,
+    ) -> Result<bool> {
         let mut digits: SmallVec<[i64; 64]> = SmallVec::new();
         for pos in start..end {
             self.spend(chain.len() as i64)?;
@@ -186,20 +246,21 @@ impl Search {
             digits_of(x, chain, &mut digits);
             if !sols.constrain(&digits, i)? {
                 self.deepest = self.deepest.max(pos);
-                return Ok(None);
+                return Ok(false);
             }
         }
-        Ok(Some(sols))
+        Ok(true)
     }
 }
 
-/// The digits of `x` for place values `chain` (the last one unbounded).
+/// The digits of `x` for place values `chain` (the last one unbounded), by
+/// floor division, so negative offsets get the integer extension's digits.
 fn digits_of(x: i64, chain: &[i64], out: &mut SmallVec<[i64; 64]>) {
     out.clear();
     for w in chain.windows(2) {
-        out.push((x / w[0]) % (w[1] / w[0]));
+        out.push(x.div_euclid(w[0]).rem_euclid(w[1] / w[0]));
     }
-    out.push(x / chain[chain.len() - 1]);
+    out.push(x.div_euclid(chain[chain.len() - 1]));
 }
 
 /// The integer solutions `particular + kernel·ℤᵈ` of the equations so far.
@@ -294,8 +355,9 @@ fn ext_gcd(a: i128, b: i128) -> Result<(i128, i128, i128)> {
 }
 
 /// R from its place values and strides: leaves `E_{k+1}/E_k : r_k` and a head
-/// `⌊M/E_m⌋ + 1 : r_m` (so R's domain covers every point), coalesced.
-fn build(chain: &[i64], strides: &[i128], max: i64) -> Result<Layout> {
+/// `⌊M/E_m⌋ + 1 : r_m` (so R's domain covers every point), coalesced. With
+/// negative offsets the head keeps extent ≥ 2: its stride is read below 0.
+fn build(chain: &[i64], strides: &[i128], max: i64, negative: bool) -> Result<Layout> {
     let stride = |k: usize| {
         i64::try_from(strides[k]).map_err(|_| Error::Overflow {
             what: "stride of left inverse",
@@ -306,12 +368,17 @@ fn build(chain: &[i64], strides: &[i128], max: i64) -> Result<Layout> {
         push_coalesced(&mut leaves, w[1] / w[0], stride(k)?);
     }
     let m = chain.len() - 1;
-    push_coalesced(&mut leaves, max / chain[m] + 1, stride(m)?);
+    let head = max / chain[m] + 1;
+    push_coalesced(
+        &mut leaves,
+        if negative { head.max(2) } else { head },
+        stride(m)?,
+    );
     if leaves.is_empty() {
         leaves.push((1, 0));
     }
-    let shape: Leaves = leaves.iter().rev().map(|t| t.0).collect();
-    let stride: Leaves = leaves.iter().rev().map(|t| t.1).collect();
+    let shape: Ints = leaves.iter().rev().map(|t| t.0).collect();
+    let stride: Ints = leaves.iter().rev().map(|t| t.1).collect();
     let profile = match shape.len() {
         1 => Profile::leaf(),
         n => Profile::flat(n),
@@ -343,6 +410,8 @@ mod tests {
         let mut s = Search {
             points: Vec::new(),
             max: 0,
+            neg: 0,
+            reach: 0,
             budget: 3,
             deepest: 0,
         };

@@ -8,7 +8,8 @@
 use smallvec::SmallVec;
 
 use crate::error::{self, Error, Result};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 use crate::tuple::IntTuple;
 
 impl Layout {
@@ -35,7 +36,7 @@ impl Layout {
         let (s, o) = (shape.leaves(), order.leaves());
         let mut rank: SmallVec<[usize; 8]> = (0..s.len()).collect();
         rank.sort_by_key(|&k| (o[k], std::cmp::Reverse(k)));
-        let mut stride: Leaves = SmallVec::from_elem(0, s.len());
+        let mut stride: Ints = SmallVec::from_elem(0, s.len());
         let mut acc = 1i64;
         for &k in &rank {
             stride[k] = acc;

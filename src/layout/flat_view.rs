@@ -32,7 +32,8 @@ impl FlatView {
     ///
     /// # Errors
     /// [`Error::InvalidView`] when lengths differ, an extent is negative, or a mask
-    /// interval is not within `0 <= begin`, `end <= extent`.
+    /// interval is not within `0 <= begin`, `end <= extent`; [`Error::Overflow`]
+    /// when the number of elements leaves `i64`.
     ///
     /// ```
     /// use hlayout::FlatView;
@@ -56,6 +57,7 @@ impl FlatView {
         if let Some((d, s)) = shape.iter().enumerate().find(|(_, &s)| s < 0) {
             return bad(format!("extent {s} of dim {d} is negative"));
         }
+        element_count(&shape)?;
         if let Some(m) = &mask {
             if m.len() != shape.len() {
                 return bad(format!(
@@ -150,18 +152,14 @@ impl FlatView {
         self.mask.as_deref()
     }
 
-    /// Number of elements.
-    ///
-    /// # Errors
-    /// [`Error::Overflow`] when the product leaves `i64`.
+    /// Number of elements (it fits `i64`: [`FlatView::new`] checks it).
     ///
     /// ```
-    /// assert_eq!(hlayout::FlatView::contiguous(vec![3, 4]).unwrap().size().unwrap(), 12);
+    /// assert_eq!(hlayout::FlatView::contiguous(vec![3, 4]).unwrap().size(), 12);
     /// ```
-    pub fn size(&self) -> Result<i64> {
-        self.shape
-            .iter()
-            .try_fold(1i64, |a, &s| crate::error::mul(a, s, "size of view"))
+    pub fn size(&self) -> i64 {
+        // `new` checked the count, so the fallback is never taken.
+        element_count(&self.shape).unwrap_or(i64::MAX)
     }
 
     /// Offset of the element at `coord`, or `None` where the mask excludes it.
@@ -205,4 +203,15 @@ impl FlatView {
             .is_none_or(|m| m.iter().zip(coord).all(|(&(b, e), &c)| b <= c && c < e));
         Ok(valid.then_some(acc))
     }
+}
+
+/// The number of elements of `shape` (0 when an extent is 0, whatever the
+/// others), or [`Error::Overflow`] when it leaves `i64`.
+fn element_count(shape: &[i64]) -> Result<i64> {
+    if shape.contains(&0) {
+        return Ok(0);
+    }
+    shape
+        .iter()
+        .try_fold(1i64, |a, &s| crate::error::mul(a, s, "size of view"))
 }

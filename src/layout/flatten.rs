@@ -90,19 +90,27 @@ impl ModeObstruction {
     }
 }
 
-impl fmt::Display for ModeObstruction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl ModeObstruction {
+    /// `"{noun} {k} {layout} is not one stride: it needs …"`: the mode's
+    /// sentence, naming it as a layout mode or a view dimension.
+    pub(crate) fn describe(&self, noun: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let exprs = self.index_expressions();
         let (last, init) = exprs
             .split_last()
             .map_or(("", &[][..]), |(l, i)| (l.as_str(), i));
         write!(
             f,
-            "mode {} {} is not one stride: it needs {} and {last}",
+            "{noun} {} {} is not one stride: it needs {} and {last}",
             self.mode,
             self.layout,
             init.join(", ")
         )
+    }
+}
+
+impl fmt::Display for ModeObstruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.describe("mode", f)
     }
 }
 

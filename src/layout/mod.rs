@@ -49,7 +49,7 @@ pub use flat_view::FlatView;
 pub use flatten::{FlattenReport, ModeObstruction};
 pub use offsets::Offsets;
 
-pub(crate) use crate::num::Ints as Leaves;
+use crate::num::Ints;
 
 /// A hierarchical layout: nested shape and congruent nested stride.
 ///
@@ -65,8 +65,8 @@ pub(crate) use crate::num::Ints as Leaves;
 #[derive(PartialEq, Eq, Hash, Debug)]
 pub struct Layout {
     profile: Profile,
-    shape: Leaves,
-    stride: Leaves,
+    shape: Ints,
+    stride: Ints,
     size: i64,
 }
 
@@ -145,7 +145,7 @@ impl Layout {
     }
 
     /// Validating constructor over raw leaves.
-    pub(crate) fn from_leaves(profile: Profile, shape: Leaves, stride: Leaves) -> Result<Layout> {
+    pub(crate) fn from_leaves(profile: Profile, shape: Ints, stride: Ints) -> Result<Layout> {
         let mut size = 1i64;
         let mut span = 0i64;
         for (k, (&s, &d)) in shape.iter().zip(&stride).enumerate() {
@@ -172,10 +172,15 @@ impl Layout {
         })
     }
 
-    /// Trusted constructor for layouts the algebra derived from valid ones.
-    pub(crate) fn from_trusted(profile: Profile, shape: Leaves, stride: Leaves) -> Layout {
+    /// Trusted constructor for layouts the algebra derived from valid ones
+    /// (and for a zero view's layout, whose extents may be 0: see
+    /// [`View::layout`](crate::View::layout)).
+    pub(crate) fn from_trusted(profile: Profile, shape: Ints, stride: Ints) -> Layout {
         let size = shape.iter().product();
-        debug_assert!(Layout::from_leaves(profile.clone(), shape.clone(), stride.clone()).is_ok());
+        debug_assert!(
+            shape.contains(&0)
+                || Layout::from_leaves(profile.clone(), shape.clone(), stride.clone()).is_ok()
+        );
         Layout {
             profile,
             shape,
@@ -188,8 +193,8 @@ impl Layout {
     #[inline]
     pub(crate) fn from_trusted_sized(
         profile: Profile,
-        shape: Leaves,
-        stride: Leaves,
+        shape: Ints,
+        stride: Ints,
         size: i64,
     ) -> Layout {
         debug_assert_eq!(shape.iter().product::<i64>(), size);
@@ -371,20 +376,25 @@ impl Layout {
         )
     }
 
-    /// `L(i)`, defined for every `i >= 0`.
+    /// `L(i)`, defined for every integer `i` (the integer extension).
     ///
-    /// In the domain (`i < size`) this is the inner product of the natural
-    /// coordinate with the stride; past it, the first leaf keeps the whole
-    /// remaining quotient. O(leaves), one division per leaf after the first.
+    /// In the domain (`0 <= i < size`) this is the inner product of the natural
+    /// coordinate with the stride. Outside it the digits are taken by floor
+    /// division, fastest leaf first, and the first (outermost) leaf keeps the
+    /// whole remaining quotient, negative or not (`docs/algebra.md`, section 1).
+    /// O(leaves), one division per leaf after the first.
     ///
     /// # Errors
-    /// [`Error::NegativeIndex`]; [`Error::Overflow`] when `i >= size` drives the
-    /// offset out of `i64`; [`Error::OutOfDomain`] for `i >= 1` on a rank-0 layout.
+    /// [`Error::Overflow`] when an index outside the domain drives the offset
+    /// out of `i64`; [`Error::OutOfDomain`] for `i != 0` on a rank-0 layout.
     ///
     /// ```
     /// let l: hlayout::Layout = "(2,3):(10,1)".parse().unwrap();
     /// assert_eq!(l.eval(4).unwrap(), 11);
     /// assert_eq!(l.eval(7).unwrap(), 21); // past the domain: first leaf takes the quotient
+    /// assert_eq!(l.eval(-1).unwrap(), -8); // -1 = -1·3 + 2: digits (-1, 2)
+    /// let m: hlayout::Layout = "((4,2),1):((512,-1),0)".parse().unwrap();
+    /// assert_eq!(m.eval(-1).unwrap(), -513);
     /// ```
     #[inline]
     pub fn eval(&self, i: i64) -> Result<i64> {
@@ -413,9 +423,6 @@ impl Layout {
     }
 
     fn eval_outside(&self, i: i64) -> Result<i64> {
-        if i < 0 {
-            return Err(Error::NegativeIndex { index: i });
-        }
         let Some((&d0, rest_d)) = self.stride.split_first() else {
             return Err(Error::OutOfDomain {
                 what: format!("index {i} of a rank-0 layout (its only index is 0)"),
@@ -424,8 +431,8 @@ impl Layout {
         let mut rest = i;
         let mut acc = 0i64;
         for (&s, &d) in self.shape[1..].iter().zip(rest_d).rev() {
-            acc += (rest % s) * d; // bounded by the validated span
-            rest /= s;
+            acc += rest.rem_euclid(s) * d; // bounded by the validated span
+            rest = rest.div_euclid(s);
         }
         let head = error::mul(rest, d0, "layout offset past the domain")?;
         error::add(acc, head, "layout offset past the domain")

@@ -18,7 +18,7 @@
 
 use super::grid::dot;
 use super::grid::Grid;
-use super::identity::{Boundary, Radix};
+use super::identity::{Boundary, Digits};
 use crate::num::floor::{div_floor, mod_floor, narrow};
 use crate::num::Ints;
 
@@ -121,7 +121,7 @@ pub(crate) enum Crossing {
 /// Groups the bent active boundaries of `radix` over `grid` (extents >= 2),
 /// folded on the interval of indices the grid reaches. O(k²) for the folding,
 /// O(k·r) for the wraps plus O(g²·r) for grouping.
-pub(crate) fn analyse(radix: &Radix, grid: &Grid) -> Crossing {
+pub(crate) fn analyse(radix: &Digits, grid: &Grid) -> Crossing {
     let mut groups: Vec<Group> = Vec::new();
     let mut bent = false;
     for b in radix.boundaries_on(grid.offset, grid.offset + grid.reach()) {
@@ -219,8 +219,8 @@ mod tests {
     use super::*;
     use crate::layout::FlatView;
 
-    fn radix(shape: &[i64], strides: &[i64]) -> Radix {
-        Radix::new(&FlatView::new(shape.to_vec(), strides.to_vec(), 0, None).unwrap()).unwrap()
+    fn radix(shape: &[i64], strides: &[i64]) -> Digits {
+        Digits::new(&FlatView::new(shape.to_vec(), strides.to_vec(), 0, None).unwrap()).unwrap()
     }
 
     fn grid(offset: i128, ext: &[i64], stride: &[i64]) -> Grid {

@@ -10,10 +10,10 @@
 //!
 //! where `digit_0(x) = ⌊x/P_0⌋` keeps the whole quotient and `digit_l(x) =
 //! ⌊x/P_l⌋ mod s_l` otherwise. A boundary with `D_l = 0` is one where dimensions
-//! `l, l+1` coalesce; the others are *active* ([`Radix::boundaries`]).
+//! `l, l+1` coalesce; the others are *active* ([`Digits::boundaries`]).
 //!
 //! Validity is a box in digit space. Every digit constraint reads as
-//! `lo <= x mod Q < hi` for one modulus ([`Radix::constraints`]); the outermost
+//! `lo <= x mod Q < hi` for one modulus ([`Digits::constraints`]); the outermost
 //! digit's constraint is always present and has no modulus, which is where
 //! "`x` outside `[0, N)` is invalid" lives.
 
@@ -34,7 +34,7 @@ pub(crate) struct Boundary {
 /// One digit's mask as a condition on `x`: `lo <= x mod modulus < hi`
 /// (`x` itself when `modulus` is `None`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Constraint {
+pub(crate) struct DigitMask {
     pub(crate) modulus: Option<i128>,
     pub(crate) lo: i128,
     pub(crate) hi: i128,
@@ -55,16 +55,16 @@ struct Digit {
 
 /// The first view of a merge, as digits.
 #[derive(Clone, Debug)]
-pub(crate) struct Radix {
+pub(crate) struct Digits {
     digits: SmallVec<[Digit; 8]>,
     offset: i128,
 }
 
-impl Radix {
+impl Digits {
     /// The radix of `v`, or `None` when no index of `v` is valid (an extent of 0
     /// or an empty mask interval). Callers have bounded `v`'s size by
     /// [`MAX_SPAN`](super::MAX_SPAN), so the products here fit.
-    pub(crate) fn new(v: &FlatView) -> Option<Radix> {
+    pub(crate) fn new(v: &FlatView) -> Option<Digits> {
         let mut digits: SmallVec<[Digit; 8]> = SmallVec::new();
         for (d, (&ext, &stride)) in v.shape().iter().zip(v.strides()).enumerate() {
             let (lo, hi) = v.mask().map_or((0, ext), |m| m[d]);
@@ -96,7 +96,7 @@ impl Radix {
             d.place = acc;
             acc *= d.ext;
         }
-        Some(Radix {
+        Some(Digits {
             digits,
             offset: i128::from(v.offset()),
         })
@@ -185,12 +185,12 @@ impl Radix {
 
     /// The digit masks as conditions on `x`: the outermost always (it bounds `x`
     /// to `[0, N)`), the others where the mask is not the whole extent.
-    pub(crate) fn constraints(&self) -> impl Iterator<Item = Constraint> + '_ {
+    pub(crate) fn constraints(&self) -> impl Iterator<Item = DigitMask> + '_ {
         self.digits
             .iter()
             .enumerate()
             .filter(|&(l, d)| l == 0 || (d.lo, d.hi) != (0, d.ext))
-            .map(|(l, d)| Constraint {
+            .map(|(l, d)| DigitMask {
                 modulus: (l > 0).then(|| self.digits[l - 1].place.into()),
                 lo: i128::from(d.lo) * i128::from(d.place),
                 hi: i128::from(d.hi) * i128::from(d.place),
@@ -203,9 +203,9 @@ impl Radix {
 mod tests {
     use super::*;
 
-    fn radix(shape: &[i64], strides: &[i64], mask: Option<Vec<(i64, i64)>>) -> Radix {
+    fn radix(shape: &[i64], strides: &[i64], mask: Option<Vec<(i64, i64)>>) -> Digits {
         let v = FlatView::new(shape.to_vec(), strides.to_vec(), 7, mask).unwrap();
-        Radix::new(&v).unwrap()
+        Digits::new(&v).unwrap()
     }
 
     // Invariant: the identity σ_last·x + Σ D_l·⌊x/P_l⌋ equals the digit sum on [0, N).
@@ -263,8 +263,8 @@ mod tests {
     #[test]
     fn nothing_valid() {
         let empty = FlatView::new(vec![2, 3], vec![3, 1], 0, Some(vec![(0, 2), (1, 1)])).unwrap();
-        assert!(Radix::new(&empty).is_none());
-        assert!(Radix::new(&FlatView::new(vec![2, 0], vec![3, 1], 0, None).unwrap()).is_none());
+        assert!(Digits::new(&empty).is_none());
+        assert!(Digits::new(&FlatView::new(vec![2, 0], vec![3, 1], 0, None).unwrap()).is_none());
     }
 
     // Witness: a view of extent-1 dimensions has one valid index, 0.

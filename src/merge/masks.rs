@@ -26,7 +26,7 @@
 
 use super::crossing::{wrap_range, Wrap};
 use super::grid::{Grid, Region};
-use super::identity::{Constraint, Radix};
+use super::identity::{DigitMask, Digits};
 use smallvec::SmallVec;
 
 use super::grid::dot;
@@ -89,12 +89,12 @@ enum Propagated {
 }
 
 /// The valid set of `grid` under `radix`'s masks, and the step that settled it.
-pub(crate) fn valid_region(radix: &Radix, grid: &Grid) -> (Valid, MaskRule) {
+pub(crate) fn valid_region(radix: &Digits, grid: &Grid) -> (Valid, MaskRule) {
     if radix.constraints().all(|c| holds_everywhere(&c, grid)) {
         return (Valid::All, MaskRule::Full);
     }
     let mut region = grid.full();
-    let constraints: SmallVec<[Constraint; 8]> = radix.constraints().collect();
+    let constraints: SmallVec<[DigitMask; 8]> = radix.constraints().collect();
     let mut rule = MaskRule::Full;
     let (slabs, striped) = loop {
         let (slabs, striped) = classify(&constraints, grid, &region);
@@ -116,7 +116,7 @@ pub(crate) fn valid_region(radix: &Radix, grid: &Grid) -> (Valid, MaskRule) {
 }
 
 /// Steps 3 and 4 on a region known to hold every valid point.
-fn undecided(radix: &Radix, grid: &Grid, region: &Region) -> (Valid, MaskRule) {
+fn undecided(radix: &Digits, grid: &Grid, region: &Region) -> (Valid, MaskRule) {
     if probe_not_box(radix, grid, region) {
         return (Valid::NotBox, MaskRule::Probe);
     }
@@ -128,7 +128,7 @@ fn undecided(radix: &Radix, grid: &Grid, region: &Region) -> (Valid, MaskRule) {
 }
 
 /// Whether `c` holds at every grid point: one stripe, inside it. O(r), no allocation.
-fn holds_everywhere(c: &Constraint, grid: &Grid) -> bool {
+fn holds_everywhere(c: &DigitMask, grid: &Grid) -> bool {
     let (min, max) = match c.modulus {
         None => (grid.offset, grid.offset + grid.reach()),
         Some(q) => {
@@ -144,7 +144,7 @@ fn holds_everywhere(c: &Constraint, grid: &Grid) -> bool {
 }
 
 /// Splits the constraints over `region` into slabs and multi-stripe ones.
-fn classify(constraints: &[Constraint], grid: &Grid, region: &Region) -> (Slabs, Vec<Striped>) {
+fn classify(constraints: &[DigitMask], grid: &Grid, region: &Region) -> (Slabs, Vec<Striped>) {
     let mut slabs = Slabs::new();
     let mut striped = Vec::new();
     let base = grid.at(&region.lo);
@@ -323,7 +323,7 @@ fn stripes(slabs: &[Slab], striped: &[Striped], region: &Region) -> Option<Valid
 /// with two valid points a box holds every point between them. So: the region's
 /// corners, the lines along each coordinate through each corner (when at most
 /// [`MAX_PROBE_LINE`] long), and the points between valid points found on them.
-fn probe_not_box(radix: &Radix, grid: &Grid, region: &Region) -> bool {
+fn probe_not_box(radix: &Digits, grid: &Grid, region: &Region) -> bool {
     let valid = |i: &[i64]| radix.valid(grid.at(i));
     let moving: Vec<usize> = (0..region.rank())
         .filter(|&q| region.hi[q] - region.lo[q] >= 2)
@@ -390,7 +390,7 @@ fn probe_not_box(radix: &Radix, grid: &Grid, region: &Region) -> bool {
 }
 
 /// Step 4: every point of `region`.
-fn enumerate(radix: &Radix, grid: &Grid, region: &Region) -> Valid {
+fn enumerate(radix: &Digits, grid: &Grid, region: &Region) -> Valid {
     let mut count = 0i128;
     let mut hull: Option<Region> = None;
     region.for_each(|i| {
@@ -425,7 +425,7 @@ mod tests {
         offset: i128,
         ext: &[i64],
         stride: &[i64],
-    ) -> (Radix, Grid) {
+    ) -> (Digits, Grid) {
         let n = first.0.len();
         let v = FlatView::new(first.0.to_vec(), vec![1; n], 0, Some(first.1)).unwrap();
         let grid = Grid {
@@ -433,10 +433,10 @@ mod tests {
             ext: ext.into(),
             stride: stride.into(),
         };
-        (Radix::new(&v).unwrap(), grid)
+        (Digits::new(&v).unwrap(), grid)
     }
 
-    fn truth(radix: &Radix, grid: &Grid) -> Valid {
+    fn truth(radix: &Digits, grid: &Grid) -> Valid {
         enumerate(radix, grid, &grid.full())
     }
 

@@ -49,7 +49,7 @@ use crate::layout::FlatView;
 
 use crossing::Crossing;
 use grid::Reduced;
-use identity::Radix;
+use identity::Digits;
 use masks::Valid;
 
 /// Largest size of `first`, and largest span `|offset| + Σ|stride|·(extent − 1)` of
@@ -198,7 +198,7 @@ pub fn merge_explained(first: &FlatView, second: &FlatView) -> Result<Decision> 
         let any = FlatView::from_trusted(shape.to_vec(), vec![0; shape.len()], 0, None);
         return Ok(decided(Some(any), Rule::NoValidElement, MaskRule::Full));
     }
-    let (Some(radix), Some(reduced)) = (Radix::new(first), Reduced::new(second)) else {
+    let (Some(radix), Some(reduced)) = (Digits::new(first), Reduced::new(second)) else {
         let none = grid::nothing_valid(shape);
         return Ok(decided(none, Rule::NoValidElement, MaskRule::Full));
     };
@@ -237,7 +237,7 @@ pub fn merge_explained(first: &FlatView, second: &FlatView) -> Result<Decision> 
 }
 
 /// Whether `first` read along `grid` (every point valid, extents >= 2) is affine.
-fn decide_values(radix: &Radix, grid: &grid::Grid) -> Result<(bool, Rule)> {
+fn decide_values(radix: &Digits, grid: &grid::Grid) -> Result<(bool, Rule)> {
     let groups = match crossing::analyse(radix, grid) {
         Crossing::None => return Ok((true, Rule::NoCrossing)),
         Crossing::Cancelled => return Ok((true, Rule::Cancellation)),

@@ -17,7 +17,10 @@
 pub mod coord;
 mod int_tuple;
 pub(crate) mod notation;
+mod profile;
 
 pub use coord::{coarsenings, common_refinement, crd2crd, crd2idx, idx2crd, is_coarsening};
-pub(crate) use int_tuple::{check_depth, mode_spans, write_nested, Builder, Tok};
-pub use int_tuple::{IntTuple, Profile, TupleRef, MAX_DEPTH};
+pub(crate) use int_tuple::Builder;
+pub use int_tuple::{IntTuple, TupleRef};
+pub(crate) use profile::{check_depth, mode_spans, write_nested, Tok};
+pub use profile::{Profile, MAX_DEPTH};

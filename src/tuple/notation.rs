@@ -19,7 +19,8 @@
 //! assert_eq!(err.to_string(), "parse error at byte 8: expected ',' or ')', found end of input");
 //! ```
 
-use super::int_tuple::{check_depth, Builder, IntTuple};
+use super::int_tuple::{Builder, IntTuple};
+use super::profile::check_depth;
 use crate::error::{Error, Result};
 
 /// Parses a nested integer tuple such as `(2,(3,4))` or `7`.
@@ -30,7 +31,7 @@ pub(crate) fn parse_tuple(text: &str) -> Result<IntTuple> {
     Ok(t)
 }
 
-/// A cursor over notation text; [`crate::layout`] reuses it for `SHAPE:STRIDE`.
+/// A cursor over notation text; the layout notation reuses it for `SHAPE:STRIDE`.
 pub(crate) struct Parser<'a> {
     text: &'a str,
     pos: usize,

@@ -33,6 +33,22 @@ impl View {
         if leaves.is_none() || size.is_none() {
             return Err(error::overflow("view size"));
         }
+        for &(d, w) in &self.windows {
+            // |start| + extent + radix fits i64, so window arithmetic
+            // (start + extent, radix - start - extent) cannot overflow.
+            let r = self
+                .radix_checked(d)
+                .ok_or_else(|| error::overflow("view size"))?;
+            let start = w
+                .start
+                .checked_abs()
+                .ok_or_else(|| error::overflow("window start"))?;
+            error::add(
+                error::add(start, w.extent, "window span")?,
+                r,
+                "window span",
+            )?;
+        }
         let mut span = self
             .offset
             .checked_abs()

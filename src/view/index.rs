@@ -21,11 +21,11 @@ const LIMIT: i64 = 1 << 32;
 const MAX_CONSTRAINTS: usize = 4;
 
 /// A divisor, `None` for 1 (no reciprocal exists for it).
-type Radix = Option<Divisor>;
+type Reciprocal = Option<Divisor>;
 
 /// `(n / d, n % d)` for `n < 2^32`.
 #[inline]
-fn div_rem(d: Radix, n: u64) -> (u64, u64) {
+fn div_rem(d: Reciprocal, n: u64) -> (u64, u64) {
     d.map_or((n, 0), |d| d.div_rem(n))
 }
 
@@ -33,7 +33,7 @@ fn div_rem(d: Radix, n: u64) -> (u64, u64) {
 /// each constraint (zero past the view's constraints).
 #[derive(Clone, Copy)]
 struct LeafStep {
-    radix: Radix,
+    radix: Reciprocal,
     stride: i64,
     coeffs: [i64; MAX_CONSTRAINTS],
 }
@@ -41,7 +41,7 @@ struct LeafStep {
 /// One dimension's decoding: its window (with the extent's reciprocal), if
 /// any, then its leaves (a range of [`IndexEvaluator::leaves`]).
 struct DimSteps {
-    window: Option<(Radix, Window)>,
+    window: Option<(Reciprocal, Window)>,
     leaves: Range<usize>,
 }
 
@@ -59,7 +59,7 @@ pub(crate) struct IndexEvaluator {
 }
 
 /// The reciprocal of `d` (`1 <= d < 2^32`).
-fn radix(d: i64) -> Radix {
+fn radix(d: i64) -> Reciprocal {
     (d > 1).then(|| Divisor::new(d.unsigned_abs()))
 }
 

@@ -46,6 +46,7 @@ mod pair;
 mod reshape;
 mod stack;
 mod stream;
+mod zero;
 
 use std::fmt;
 use std::ops::Range;
@@ -59,7 +60,7 @@ use crate::num::Ints;
 use crate::tuple::Profile;
 pub(crate) use builder::Builder;
 pub use constraint::Constraint;
-pub use flatten::ViewFlattenReport;
+pub use flatten::{ViewFlattenReport, ViewObstruction};
 pub use stack::ViewStack;
 pub use stream::ViewOffsets;
 
@@ -176,10 +177,11 @@ impl Clone for View {
 }
 
 impl View {
-    /// The contiguous row-major view of `shape` (extents >= 1).
+    /// The contiguous row-major view of `shape` (extents >= 0; a shape
+    /// holding 0 gets the canonical zero view, see [`View::is_zero`]).
     ///
     /// # Errors
-    /// [`Error::BadMovement`] for an extent below 1; [`Error::Overflow`] when the
+    /// [`Error::BadMovement`] for a negative extent; [`Error::Overflow`] when the
     /// size leaves `i64`.
     ///
     /// ```
@@ -188,11 +190,14 @@ impl View {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn contiguous(shape: &[i64]) -> Result<View> {
-        if let Some(&s) = shape.iter().find(|&&s| s < 1) {
+        if let Some(&s) = shape.iter().find(|&&s| s < 0) {
             return Err(Error::BadMovement {
                 op: "view",
-                why: format!("extent {s} in shape {shape:?} (views need extents >= 1)"),
+                why: format!("extent {s} in shape {shape:?} (views need extents >= 0)"),
             });
+        }
+        if shape.contains(&0) {
+            return Ok(View::zero(shape));
         }
         let mut stride: Ints = SmallVec::from_elem(0, shape.len());
         let mut acc = 1i64;
@@ -234,8 +239,8 @@ impl View {
     /// constraints.
     ///
     /// # Errors
-    /// [`Error::BadMovement`] for an extent below 1 (views here need extents >= 1);
-    /// [`Error::Overflow`] when offsets leave `i64`.
+    /// [`Error::BadMovement`] for a negative extent; [`Error::Overflow`] when
+    /// offsets leave `i64`. A shape holding 0 gives the canonical zero view.
     ///
     /// ```
     /// use hlayout::{FlatView, View};
@@ -247,6 +252,9 @@ impl View {
     /// ```
     pub fn from_flat(flat: &FlatView) -> Result<View> {
         let mut v = View::contiguous(flat.shape())?;
+        if v.is_zero() {
+            return Ok(v);
+        }
         v.stride = SmallVec::from_slice(flat.strides());
         v.offset = flat.offset();
         if let Some(mask) = flat.mask() {
@@ -415,6 +423,11 @@ impl View {
     }
 
     /// The hierarchical layout (without offset, validity and windows).
+    ///
+    /// A zero view ([`View::is_zero`]) gives a layout of size 0 whose leaves
+    /// are the view's extents (some 0) with stride 0: it prints and reports
+    /// its shape, but the algebra and [`Layout::eval`] are defined only on
+    /// layouts with extents `>= 1`, which text and the algebra always build.
     ///
     /// ```
     /// let s = hlayout::ViewStack::new(&[10, 10]).unwrap().permute(&[1, 0]).unwrap();

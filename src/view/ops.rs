@@ -48,6 +48,10 @@ impl View {
         if perm.iter().enumerate().all(|(d, &p)| d == p) {
             return Ok(true);
         }
+        if self.is_zero() {
+            let shape: SmallVec<[i64; 8]> = perm.iter().map(|&p| self.ext[p]).collect();
+            return self.become_zero(&shape);
+        }
         // Each dimension's leaves move as one block, O(leaves · constraints).
         let c = self.cons();
         let mut blocks: SmallVec<[(usize, usize); 8]> = SmallVec::with_capacity(perm.len());
@@ -91,12 +95,18 @@ impl View {
         self.check_rank("expand", shape.len())?;
         let old = self.extents();
         for (&n, &s) in shape.iter().zip(&old) {
-            if n != s && (s != 1 || n < 1) {
+            if n != s && (s != 1 || n < 0) {
                 return Err(bad(
                     "expand",
-                    format!("cannot expand extent {s} to {n} (only extent 1 expands, to >= 1)"),
+                    format!("cannot expand extent {s} to {n} (only extent 1 expands, to >= 0)"),
                 ));
             }
+        }
+        shape
+            .iter()
+            .try_fold(1i64, |a, &n| error::mul(a, n, "view size"))?;
+        if self.become_zero(shape)? {
+            return Ok(true);
         }
         let fixed = self;
         for (d, (&n, &s)) in shape.iter().zip(&old).enumerate() {
@@ -131,11 +141,21 @@ impl View {
         if flags.len() < self.rank() {
             self.check_rank("flip", flags.len())?;
         }
+        if self.is_zero() {
+            return Ok(true);
+        }
         let out = self;
-        for d in (0..out.rank()).filter(|&d| flags[d]) {
-            let r = out.dim_range(d);
+        // Leaf ranges in one pass (`dim_range(d)` alone is O(d)): O(leaves).
+        let mut start = 0usize;
+        for (d, &flag) in flags.iter().enumerate().take(out.rank()) {
+            let r = start..start + out.dim_len[d] as usize;
+            start = r.end;
+            if !flag {
+                continue;
+            }
             if let Some(mut w) = out.window(d) {
-                // Reading x = t + o reversed is reading R-1-x = t' + (R - o - E).
+                // Reading x = t + o reversed is reading R-1-x = t' + (R - o - E);
+                // check_span bounds |o| + E + R within i64, so no step overflows.
                 let radix = out.radix(d);
                 w.start = radix - w.start - w.extent;
                 (w.lo, w.hi) = (radix - w.hi, radix - w.lo);
@@ -160,12 +180,18 @@ impl View {
         self.check_rank("shrink", arg.len())?;
         let shape = self.extents();
         for (&(b, e), &s) in arg.iter().zip(&shape) {
-            if !(0 <= b && b < e && e <= s) {
+            if !(0 <= b && b <= e && e <= s) {
                 return Err(bad(
                     "shrink",
-                    format!("[{b},{e}) is not a non-empty range within [0,{s}]"),
+                    format!(
+                        "[{b},{e}) is not a range within [0,{s}] (0 <= begin <= end <= extent)"
+                    ),
                 ));
             }
+        }
+        let new: SmallVec<[i64; 8]> = arg.iter().map(|&(b, e)| e - b).collect();
+        if self.become_zero(&new)? {
+            return Ok(true);
         }
         let out = self;
         for (d, &(b, e)) in arg.iter().enumerate() {
@@ -174,7 +200,7 @@ impl View {
             }
             match out.window(d) {
                 Some(mut w) => {
-                    w.start += b;
+                    w.start = error::add(w.start, b, "window start")?;
                     w.extent = e - b;
                     out.set_window(d, Some(w));
                 }
@@ -197,12 +223,34 @@ impl View {
         if let Some(&(b, a)) = arg.iter().find(|(b, a)| *b < 0 || *a < 0) {
             return Err(bad("pad", format!("padding ({b},{a}) is negative")));
         }
+        // The padded size must fit i64: checked first, in O(rank), so a pad
+        // that overflows costs nothing more (and at most 63 dimensions with
+        // non-zero padding can follow, each at least doubling the size).
+        let mut new: SmallVec<[i64; 8]> = SmallVec::with_capacity(arg.len());
+        for (&(b, a), &n) in arg.iter().zip(&self.extents()) {
+            new.push(error::add(
+                n,
+                error::add(b, a, "pad extent")?,
+                "pad extent",
+            )?);
+        }
+        new.iter()
+            .try_fold(1i64, |acc, &n| error::mul(acc, n, "view size"))?;
+        if self.become_zero(&new)? {
+            return Ok(true);
+        }
         let out = self;
+        // Unit rows for leaf-wise pads, added in one pass after the loop
+        // (their coefficients are 0 on every other leaf, so later
+        // substitutions leave them unchanged): O(leaves · constraints).
+        let mut rows: SmallVec<[(usize, i64, i64); 4]> = SmallVec::new();
+        let mut start = 0usize;
         for (d, &(b, a)) in arg.iter().enumerate() {
+            let r = start..start + out.dim_len[d] as usize;
+            start = r.end;
             if (b, a) == (0, 0) {
                 continue;
             }
-            let r = out.dim_range(d);
             let inner: i64 = out.ext[r.start + 1..r.end].iter().product();
             let window = out.window(d);
             if window.is_some() || b % inner != 0 || a % inner != 0 {
@@ -214,7 +262,10 @@ impl View {
                     d,
                     Some(Window {
                         extent,
-                        start: w.start - b,
+                        start: w
+                            .start
+                            .checked_sub(b)
+                            .ok_or_else(|| error::overflow("window start"))?,
                         lo,
                         hi,
                     }),
@@ -226,8 +277,9 @@ impl View {
             // x = x' - b on the slowest leaf, valid iff b <= x' < b + n.
             out.substitute(lead, -b)?;
             out.ext[lead] = error::add(n, error::add(b, a, "pad extent")?, "pad extent")?;
-            out.add_constraint(lead, b, error::add(b, n, "pad bound")?);
+            rows.push((lead, b, error::add(b, n, "pad bound")?));
         }
+        out.add_constraints(&rows);
         if out.windows.is_empty() {
             // Leaf-wise pads only. Each added unit row on a grown slowest leaf
             // is canonical (neither always nor never true, gcd 1, nothing to
@@ -248,6 +300,19 @@ impl View {
         self.check_rank("stride", steps.len())?;
         if steps.contains(&0) {
             return Err(bad("stride", format!("step 0 in {steps:?}")));
+        }
+        if self.is_zero() {
+            // ceil(n / |step|) keeps every 0, and every other extent >= 1.
+            let new: SmallVec<[i64; 8]> = (self.ext.iter().zip(steps))
+                .map(|(&n, &s)| {
+                    if n == 0 {
+                        0
+                    } else {
+                        (n - 1) / s.saturating_abs() + 1
+                    }
+                })
+                .collect();
+            return self.become_zero(&new);
         }
         // Decide first (a flip changes neither extents nor windows), so that
         // `Ok(false)` leaves the view unchanged.
@@ -277,7 +342,8 @@ impl View {
             // x = step·x' lands on the slowest leaf only: x_0 = (step/inner)·x'.
             let (k, lead) = (step / inner, r.start);
             out.ext[r.start + 1..r.end].iter_mut().for_each(|e| *e = 1);
-            out.ext[lead] = (out.ext[lead] + k - 1) / k;
+            // ceil(n / k) without forming n + k - 1 (n >= 1).
+            out.ext[lead] = (out.ext[lead] - 1) / k + 1;
             out.stride[lead] = error::mul(out.stride[lead], k, "stride")?;
             let c = out.cons();
             for a in &mut out.coeffs[lead * c..(lead + 1) * c] {
@@ -391,17 +457,30 @@ impl View {
 
     /// Appends the constraint `lo <= x_leaf < hi`.
     fn add_constraint(&mut self, leaf: usize, lo: i64, hi: i64) {
-        let (n, c) = (self.ext.len(), self.cons());
-        // Widen each leaf's block of c coefficients to c + 1, last leaf first.
-        self.coeffs.resize(n * (c + 1), 0);
+        self.add_constraints(&[(leaf, lo, hi)]);
+    }
+
+    /// Appends the constraints `lo <= x_leaf < hi`, one per `(leaf, lo, hi)`,
+    /// in one widening pass: O(leaves · (constraints + rows.len())).
+    fn add_constraints(&mut self, rows: &[(usize, i64, i64)]) {
+        if rows.is_empty() {
+            return;
+        }
+        let (n, c, m) = (self.ext.len(), self.cons(), rows.len());
+        let w = c + m;
+        // Widen each leaf's block of c coefficients to c + m, last leaf first.
+        self.coeffs.resize(n * w, 0);
         let coeffs = &mut self.coeffs[..];
         for k in (0..n).rev() {
             for j in (0..c).rev() {
-                coeffs[k * (c + 1) + j] = coeffs[k * c + j];
+                coeffs[k * w + j] = coeffs[k * c + j];
             }
-            coeffs[k * (c + 1) + c] = i64::from(k == leaf);
+            coeffs[k * w + c..(k + 1) * w].fill(0);
         }
-        self.bounds.push((lo, hi));
+        for (j, &(leaf, lo, hi)) in rows.iter().enumerate() {
+            coeffs[leaf * w + c + j] = 1;
+            self.bounds.push((lo, hi));
+        }
     }
 
     /// Fixes every leaf of dimension `d` at the digits of `x` (or empties the

@@ -47,22 +47,25 @@ enum Piece {
 }
 
 impl View {
-    /// Reshapes to `shape` (same number of elements, extents >= 1).
+    /// Reshapes to `shape` (same number of elements, extents >= 0).
     pub(crate) fn reshape(&mut self, shape: &[i64]) -> Result<bool> {
         let size = self.size();
         let new_size = shape
             .iter()
-            .try_fold(1i64, |a, &s| if s < 1 { None } else { a.checked_mul(s) });
+            .try_fold(1i64, |a, &s| if s < 0 { None } else { a.checked_mul(s) });
         if new_size != Some(size) {
             return Err(Error::BadMovement {
                 op: "reshape",
                 why: format!(
-                    "shape {shape:?} does not have {size} elements of extent >= 1 (from {:?})",
+                    "shape {shape:?} does not have {size} elements of extent >= 0 (from {:?})",
                     self.shape()
                 ),
             });
         }
         if self.has_shape(shape) {
+            return Ok(true);
+        }
+        if self.become_zero(shape)? {
             return Ok(true);
         }
         let mut units: SmallVec<[Unit; 8]> = SmallVec::new();

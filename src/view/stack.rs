@@ -83,7 +83,7 @@ impl ViewStack {
     /// The contiguous tensor of `shape`.
     ///
     /// # Errors
-    /// [`Error::BadMovement`] for an extent below 1; [`Error::Overflow`].
+    /// [`Error::BadMovement`] for a negative extent; [`Error::Overflow`].
     ///
     /// ```
     /// assert!(hlayout::ViewStack::new(&[3, 4]).unwrap().is_contiguous());
@@ -137,6 +137,15 @@ impl ViewStack {
         self.top().shape()
     }
 
+    /// The number of elements (the top view's).
+    ///
+    /// ```
+    /// assert_eq!(hlayout::ViewStack::new(&[3, 4]).unwrap().size(), 12);
+    /// ```
+    pub fn size(&self) -> i64 {
+        self.top().size()
+    }
+
     fn top(&self) -> &View {
         &self.views[self.views.len() - 1]
     }
@@ -170,6 +179,14 @@ impl ViewStack {
             if top == 0 {
                 // The common case: one view stays one view, nothing to log.
                 return Ok(self);
+            }
+            if self.views[top].is_zero() {
+                // An empty tensor has one view (see `zero`).
+                let zero = self.views.swap_remove(top);
+                return Ok(ViewStack {
+                    views: vec![zero],
+                    logs: Vec::new(),
+                });
             }
             self.logs[top - 1].push(record());
             return simplify(self.views, self.logs);

@@ -1,0 +1,239 @@
+//! Strict reading of a request's fields, as `docs/batch-protocol.md`
+//! ("Strictness") requires: an unknown field, a missing one, a field of the
+//! wrong type or a number beyond `i64` is an error that names the field and
+//! the problem; nothing is silently ignored or defaulted past the protocol.
+//!
+//! ```
+//! use hlayout_cli::fields::Fields;
+//! let req = serde_json::json!({"op": "eval", "layout": "8:1", "extra": 1});
+//! let err = Fields::new(req.as_object().unwrap(), "eval", &["layout"]).unwrap_err();
+//! assert_eq!(err, "unknown field 'extra' for op 'eval' (allowed: op, layout)");
+//! ```
+
+use serde_json::{Map, Value};
+
+use hlayout::{FlatView, Layout, Limits};
+
+/// A request object whose field names were checked against an op's list.
+#[derive(Debug)]
+pub struct Fields<'a> {
+    req: &'a Map<String, Value>,
+}
+
+impl<'a> Fields<'a> {
+    /// Checks that every field of `req` is `op` or one of `allowed`. O(fields · allowed).
+    ///
+    /// # Errors
+    /// The first unknown field, named with the allowed ones.
+    ///
+    /// ```
+    /// let req = serde_json::json!({"op": "coalesce", "layout": "8:1"});
+    /// assert!(hlayout_cli::fields::Fields::new(req.as_object().unwrap(), "coalesce", &["layout"]).is_ok());
+    /// ```
+    pub fn new(
+        req: &'a Map<String, Value>,
+        op: &str,
+        allowed: &[&str],
+    ) -> Result<Fields<'a>, String> {
+        if let Some(k) = req
+            .keys()
+            .find(|k| k.as_str() != "op" && !allowed.contains(&k.as_str()))
+        {
+            let mut names = vec!["op"];
+            names.extend_from_slice(allowed);
+            return Err(format!(
+                "unknown field '{}' for op '{op}' (allowed: {})",
+                clip(k),
+                names.join(", ")
+            ));
+        }
+        Ok(Fields { req })
+    }
+
+    /// The field's value, or an error naming a missing required field.
+    ///
+    /// # Errors
+    /// When the field is absent.
+    pub fn required(&self, name: &str) -> Result<&'a Value, String> {
+        self.req
+            .get(name)
+            .ok_or_else(|| format!("missing field '{name}'"))
+    }
+
+    /// The field's value when present (`null` counts as absent).
+    pub fn optional(&self, name: &str) -> Option<&'a Value> {
+        self.req.get(name).filter(|v| !v.is_null())
+    }
+
+    /// A layout given as text, parsed and checked against `limits`.
+    ///
+    /// # Errors
+    /// Wrong type, parse error (with its byte position) or a limit.
+    pub fn layout(&self, name: &str, limits: &Limits) -> Result<Layout, String> {
+        let text = match self.required(name)? {
+            Value::String(s) => s,
+            other => return Err(wrong(name, "layout text (a string)", other)),
+        };
+        let l: Layout = text.parse().map_err(|e| format!("{name}: {e}"))?;
+        limits
+            .check_layout(&l)
+            .map_err(|e| format!("{name}: {e}"))?;
+        Ok(l)
+    }
+}
+
+/// A short description of a JSON value's type, for error messages.
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// "field: expected X, got Y".
+pub fn wrong(what: &str, expected: &str, got: &Value) -> String {
+    format!("{what}: expected {expected}, got {}", type_name(got))
+}
+
+/// The first 64 characters of a name or text quoted in an error.
+pub fn clip(s: &str) -> String {
+    match s.char_indices().nth(64) {
+        Some((at, _)) => format!("{}...", &s[..at]),
+        None => s.to_string(),
+    }
+}
+
+/// An integer that fits `i64`.
+///
+/// # Errors
+/// Wrong type, a fraction, or a number beyond `i64` (named as such).
+///
+/// ```
+/// use serde_json::json;
+/// use hlayout_cli::fields::int;
+/// assert_eq!(int(&json!(-3), "x"), Ok(-3));
+/// assert_eq!(int(&json!(9223372036854775808u64), "x").unwrap_err(), "x: 9223372036854775808 is beyond i64");
+/// assert_eq!(int(&json!(1.5), "x").unwrap_err(), "x: expected an integer, got 1.5");
+/// ```
+pub fn int(v: &Value, what: &str) -> Result<i64, String> {
+    match v {
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Ok(i),
+            None if n.is_u64() => Err(format!("{what}: {n} is beyond i64")),
+            None => match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() >= 9.2e18 => {
+                    Err(format!("{what}: {n} is beyond i64"))
+                }
+                _ => Err(format!("{what}: expected an integer, got {n}")),
+            },
+        },
+        other => Err(wrong(what, "an integer", other)),
+    }
+}
+
+/// A boolean.
+///
+/// # Errors
+/// Wrong type.
+pub fn boolean(v: &Value, what: &str) -> Result<bool, String> {
+    v.as_bool()
+        .ok_or_else(|| wrong(what, "a boolean (true or false)", v))
+}
+
+/// An array of at most `limits.max_rank` items.
+///
+/// # Errors
+/// Wrong type or the rank limit.
+pub fn array<'v>(v: &'v Value, what: &str, limits: &Limits) -> Result<&'v [Value], String> {
+    let a = v.as_array().ok_or_else(|| wrong(what, "an array", v))?;
+    limits
+        .check_rank(a.len())
+        .map_err(|e| format!("{what}: {e}"))?;
+    Ok(a)
+}
+
+/// An array of integers (at most `max_rank`).
+///
+/// # Errors
+/// As [`array()`] and [`int`], naming the item.
+pub fn ints(v: &Value, what: &str, limits: &Limits) -> Result<Vec<i64>, String> {
+    array(v, what, limits)?
+        .iter()
+        .enumerate()
+        .map(|(k, x)| int(x, &format!("{what}[{k}]")))
+        .collect()
+}
+
+/// An array of `[a, b]` integer pairs (at most `max_rank`).
+///
+/// # Errors
+/// As [`array()`] and [`int`], naming the item.
+pub fn pairs(v: &Value, what: &str, limits: &Limits) -> Result<Vec<(i64, i64)>, String> {
+    array(v, what, limits)?
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let at = format!("{what}[{k}]");
+            match p.as_array().map(Vec::as_slice) {
+                Some([a, b]) => Ok((int(a, &at)?, int(b, &at)?)),
+                _ => Err(wrong(&at, "a pair [a, b] of integers", p)),
+            }
+        })
+        .collect()
+}
+
+/// An array of booleans (at most `max_rank`).
+///
+/// # Errors
+/// As [`array()`] and [`boolean`], naming the item.
+pub fn bools(v: &Value, what: &str, limits: &Limits) -> Result<Vec<bool>, String> {
+    array(v, what, limits)?
+        .iter()
+        .enumerate()
+        .map(|(k, x)| boolean(x, &format!("{what}[{k}]")))
+        .collect()
+}
+
+/// A flat view object `{"shape", "strides", "offset", "mask"}` (`offset`
+/// and `mask` optional, `mask` may be null); unknown keys are errors.
+///
+/// # Errors
+/// Unknown key, wrong type, limit, or an invalid view.
+///
+/// ```
+/// let v = serde_json::json!({"shape": [2], "strides": [1], "offset": 0, "mask": null, "x": 0});
+/// let err = hlayout_cli::fields::flat_view(&v, "first", &Default::default()).unwrap_err();
+/// assert!(err.contains("unknown field 'x' in view 'first'"));
+/// ```
+pub fn flat_view(v: &Value, field: &str, limits: &Limits) -> Result<FlatView, String> {
+    const KEYS: [&str; 4] = ["shape", "strides", "offset", "mask"];
+    let obj = v
+        .as_object()
+        .ok_or_else(|| wrong(field, "a view object", v))?;
+    if let Some(k) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        return Err(format!(
+            "unknown field '{}' in view '{field}' (allowed: {})",
+            clip(k),
+            KEYS.join(", ")
+        ));
+    }
+    let need = |key: &str| {
+        obj.get(key)
+            .ok_or_else(|| format!("{field}: missing field '{key}'"))
+    };
+    let shape = ints(need("shape")?, &format!("{field}.shape"), limits)?;
+    let strides = ints(need("strides")?, &format!("{field}.strides"), limits)?;
+    let offset = match obj.get("offset") {
+        None => 0,
+        Some(o) => int(o, &format!("{field}.offset"))?,
+    };
+    let mask = match obj.get("mask") {
+        None | Some(Value::Null) => None,
+        Some(m) => Some(pairs(m, &format!("{field}.mask"), limits)?),
+    };
+    FlatView::new(shape, strides, offset, mask).map_err(|e| format!("{field}: {e}"))
+}

@@ -1,0 +1,148 @@
+//! Movement-op chains: never a panic; every op the naive reference accepts
+//! (arguments valid by tinygrad's preconditions) succeeds, and the offsets
+//! equal the reference's (materialise the index array and move it) at every
+//! element; an empty tensor is one view with no offsets.
+#![no_main]
+
+mod bytes;
+
+#[allow(dead_code, unreachable_pub, clippy::all)]
+#[path = "../../tests/common/ndarray.rs"]
+mod ndarray;
+
+use bytes::Bytes;
+use hlayout::ViewStack;
+use libfuzzer_sys::fuzz_target;
+use ndarray::NdArray;
+
+/// Largest reference array materialised.
+const ORACLE: i64 = 1 << 12;
+
+fn extents(b: &mut Bytes, rank: usize) -> Vec<i64> {
+    (0..rank).map(|_| if b.below(24) == 0 { b.int() } else { b.below(5) as i64 }).collect()
+}
+
+/// Splits `size` into `rank` factors (random), or random extents.
+fn reshape_arg(b: &mut Bytes, size: i64) -> Vec<i64> {
+    let rank = 1 + b.below(4) as usize;
+    if b.below(8) == 0 {
+        return extents(b, rank);
+    }
+    let mut out = vec![1i64; rank];
+    if size == 0 {
+        out[b.below(rank as u64) as usize] = 0;
+        return out;
+    }
+    let mut n = size;
+    let mut d = 2;
+    while n > 1 && d <= n {
+        while n % d == 0 {
+            out[b.below(rank as u64) as usize] *= d;
+            n /= d;
+        }
+        d += 1;
+    }
+    out
+}
+
+fn pairs(b: &mut Bytes, shape: &[i64], shrink: bool) -> Vec<(i64, i64)> {
+    shape
+        .iter()
+        .map(|&s| {
+            if b.below(24) == 0 {
+                (b.int(), b.int())
+            } else if shrink {
+                let lo = b.below(s.clamp(0, 255) as u64 + 1) as i64;
+                (lo, lo + b.below((s - lo).clamp(0, 255) as u64 + 1) as i64)
+            } else {
+                (b.below(3) as i64, b.below(3) as i64)
+            }
+        })
+        .collect()
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut b = Bytes(data);
+    let rank = 1 + b.below(4) as usize;
+    let shape = extents(&mut b, rank);
+    let Ok(mut t) = ViewStack::new(&shape) else {
+        let overflows = shape.iter().try_fold(1i64, |a, &x| a.checked_mul(x)).is_none();
+        assert!(shape.iter().any(|&s| s < 0) || overflows, "{shape:?} refused");
+        return;
+    };
+    let mut reference = (shape.iter().product::<i64>() <= ORACLE).then(|| NdArray::arange(&shape));
+    while !b.is_empty() {
+        let cur = t.shape();
+        let size: i64 = cur.iter().product();
+        let before = t.clone();
+        let (result, next) = match b.below(7) {
+            0 => {
+                let s = reshape_arg(&mut b, size);
+                let ok = s.iter().all(|&x| x >= 0) && s.iter().try_fold(1i64, |a, &x| a.checked_mul(x)) == Some(size);
+                (t.reshape(&s), ok.then(|| reference.as_ref().map(|a| a.reshape(&s))))
+            }
+            1 => {
+                let mut p: Vec<usize> = (0..cur.len()).collect();
+                for k in (1..p.len()).rev() {
+                    p.swap(k, b.below(k as u64 + 1) as usize);
+                }
+                if b.below(16) == 0 {
+                    p.push(b.below(4) as usize);
+                }
+                let ok = p.len() == cur.len();
+                (t.permute(&p), ok.then(|| reference.as_ref().map(|a| a.permute(&p))))
+            }
+            2 => {
+                let s: Vec<i64> = cur.iter().map(|&x| if x == 1 { b.below(4) as i64 } else if b.below(16) == 0 { b.int() } else { x }).collect();
+                let ok = s.iter().zip(&cur).all(|(&n, &x)| n == x || (x == 1 && n >= 0))
+                    && s.iter().try_fold(1i64, |a, &x| a.checked_mul(x)).is_some();
+                let r = ok.then(|| reference.as_ref().filter(|_| s.iter().product::<i64>() <= ORACLE).map(|a| a.expand(&s)));
+                (t.expand(&s), r)
+            }
+            3 => {
+                let p = pairs(&mut b, &cur, false);
+                let grown: Option<Vec<i64>> = p.iter().zip(&cur).map(|(&(x, y), &n)| n.checked_add(x)?.checked_add(y)).collect();
+                let ok = p.iter().all(|&(x, y)| x >= 0 && y >= 0)
+                    && grown.as_ref().and_then(|g| g.iter().try_fold(1i64, |a, &x| a.checked_mul(x))).is_some();
+                let small = grown.is_some_and(|g| g.iter().product::<i64>() <= ORACLE);
+                (t.pad(&p), ok.then(|| reference.as_ref().filter(|_| small).map(|a| a.pad(&p))))
+            }
+            4 => {
+                let p = pairs(&mut b, &cur, true);
+                let ok = p.iter().zip(&cur).all(|(&(x, y), &n)| 0 <= x && x <= y && y <= n);
+                (t.shrink(&p), ok.then(|| reference.as_ref().map(|a| a.shrink(&p))))
+            }
+            5 => {
+                let f: Vec<bool> = cur.iter().map(|_| b.below(2) == 1).collect();
+                (t.flip(&f), Some(reference.as_ref().map(|a| a.flip(&f))))
+            }
+            _ => {
+                let s: Vec<i64> = cur.iter().map(|_| if b.below(16) == 0 { b.int() } else { b.below(7) as i64 - 3 }).collect();
+                let ok = !s.contains(&0);
+                (t.stride(&s), ok.then(|| reference.as_ref().map(|a| a.stride(&s))))
+            }
+        };
+        t = match (result, next) {
+            (Ok(t), Some(r)) => {
+                reference = r;
+                t
+            }
+            (Ok(t), None) => panic!("accepted an op tinygrad refuses: {before:?} -> {t}"),
+            (Err(e), Some(_)) => {
+                // Only a size or offset that leaves i64 may refuse a valid op.
+                assert!(matches!(e, hlayout::Error::Overflow { .. }), "{before}: {e}");
+                return;
+            }
+            (Err(_), None) => return,
+        };
+        if let Some(a) = &reference {
+            assert_eq!(t.shape(), a.shape);
+            let got: Vec<i64> = t.offsets().map(|o| o.unwrap_or(-1)).collect();
+            assert_eq!(got, a.data, "{t}");
+        }
+        if t.shape().contains(&0) {
+            assert_eq!(t.views().len(), 1);
+            assert_eq!(t.offsets().count(), 0);
+        }
+    }
+});

@@ -1,0 +1,155 @@
+//! [`Limits`]: how large a request a program driving the crate accepts.
+//!
+//! Every operation of the crate is exact and costs time and memory roughly
+//! linear in its input (see each function's complexity note), but some inputs
+//! are large by nature: a layout of size 2^40 has 2^40 offsets, a shape of
+//! rank 10^6 is valid. A program that takes requests from elsewhere (the
+//! `hlayout batch` command, a compiler service) checks them against a
+//! [`Limits`] *before* any work starts, so that every request is answered
+//! within a bound linear in its own size, and an over-limit request gets
+//! [`Error::LimitExceeded`] naming the limit, its value and the offending size.
+//!
+//! The defaults are named constants ([`DEFAULT_MAX_RANK`], ...); every field is
+//! public, so a caller with other needs sets its own.
+//!
+//! ```
+//! use hlayout::{Error, Limits};
+//! let limits = Limits { max_rank: 4, ..Limits::default() };
+//! assert!(limits.check_rank(4).is_ok());
+//! let err = limits.check_rank(5).unwrap_err();
+//! assert!(matches!(err, Error::LimitExceeded { limit: "max_rank", value: 5, max: 4 }));
+//! assert_eq!(err.to_string(), "request exceeds the limit max_rank = 4 (got 5)");
+//! ```
+
+use crate::error::{Error, Result};
+use crate::tuple::MAX_DEPTH;
+
+/// Default [`Limits::max_rank`]: 64, NumPy's limit on array dimensions.
+pub const DEFAULT_MAX_RANK: usize = 64;
+
+/// Default [`Limits::max_depth`]: the parser's own bound, [`MAX_DEPTH`].
+pub const DEFAULT_MAX_DEPTH: usize = MAX_DEPTH;
+
+/// Default [`Limits::max_reply_elements`]: 2^24 offsets (a 4096 x 4096 tile).
+pub const DEFAULT_MAX_REPLY_ELEMENTS: u64 = 1 << 24;
+
+/// Default [`Limits::max_line_bytes`]: 1 MiB of request text.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Bounds on one request, checked before any work starts.
+///
+/// ```
+/// let l = hlayout::Limits::default();
+/// assert_eq!(l.max_rank, hlayout::limits::DEFAULT_MAX_RANK);
+/// assert!(l.check_elements(1 << 24).is_ok());
+/// assert!(l.check_elements((1 << 24) + 1).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// Most dimensions of a shape or movement-op argument, and most leaves of
+    /// a layout. Bounds the cost of an op, which is polynomial in the rank
+    /// (the constraints of a padded view are a rank x rank matrix).
+    pub max_rank: usize,
+    /// Deepest nesting of a layout or tuple (at most [`MAX_DEPTH`], which the
+    /// parser enforces whatever this says).
+    pub max_depth: usize,
+    /// Most elements listed in one reply (offsets of `eval` or a chain).
+    pub max_reply_elements: u64,
+    /// Longest request line, in bytes (a longer one is skipped unread and refused).
+    pub max_line_bytes: usize,
+}
+
+impl Limits {
+    /// The defaults: [`DEFAULT_MAX_RANK`], [`DEFAULT_MAX_DEPTH`],
+    /// [`DEFAULT_MAX_REPLY_ELEMENTS`], [`DEFAULT_MAX_LINE_BYTES`].
+    ///
+    /// ```
+    /// assert_eq!(hlayout::Limits::DEFAULT, hlayout::Limits::default());
+    /// ```
+    pub const DEFAULT: Limits = Limits {
+        max_rank: DEFAULT_MAX_RANK,
+        max_depth: DEFAULT_MAX_DEPTH,
+        max_reply_elements: DEFAULT_MAX_REPLY_ELEMENTS,
+        max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+    };
+
+    /// `Ok` when `rank <= max_rank`. O(1).
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] naming `max_rank`.
+    ///
+    /// ```
+    /// assert!(hlayout::Limits::default().check_rank(100).is_err());
+    /// ```
+    pub fn check_rank(&self, rank: usize) -> Result<()> {
+        check("max_rank", rank as u64, self.max_rank as u64)
+    }
+
+    /// `Ok` when `depth <= max_depth`. O(1).
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] naming `max_depth`.
+    ///
+    /// ```
+    /// let l = hlayout::Limits { max_depth: 2, ..Default::default() };
+    /// assert!(l.check_depth(3).is_err());
+    /// ```
+    pub fn check_depth(&self, depth: usize) -> Result<()> {
+        check("max_depth", depth as u64, self.max_depth as u64)
+    }
+
+    /// `Ok` when a reply of `count` elements is allowed. O(1).
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] naming `max_reply_elements`.
+    ///
+    /// ```
+    /// assert!(hlayout::Limits::default().check_elements(0).is_ok());
+    /// ```
+    pub fn check_elements(&self, count: u64) -> Result<()> {
+        check("max_reply_elements", count, self.max_reply_elements)
+    }
+
+    /// `Ok` when a line of `bytes` bytes is allowed. O(1).
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] naming `max_line_bytes`.
+    ///
+    /// ```
+    /// assert!(hlayout::Limits::default().check_line(10 << 20).is_err());
+    /// ```
+    pub fn check_line(&self, bytes: usize) -> Result<()> {
+        check("max_line_bytes", bytes as u64, self.max_line_bytes as u64)
+    }
+
+    /// Checks a layout's leaves against `max_rank` and its nesting against
+    /// `max_depth`. O(leaves).
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] naming the limit.
+    ///
+    /// ```
+    /// let l: hlayout::Layout = "(2,(2,2)):(1,(2,4))".parse().unwrap();
+    /// let tight = hlayout::Limits { max_depth: 1, ..Default::default() };
+    /// assert!(hlayout::Limits::default().check_layout(&l).is_ok());
+    /// assert!(tight.check_layout(&l).is_err());
+    /// ```
+    pub fn check_layout(&self, layout: &crate::Layout) -> Result<()> {
+        self.check_rank(layout.shape_leaves().len())?;
+        self.check_depth(layout.depth())
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::DEFAULT
+    }
+}
+
+fn check(limit: &'static str, value: u64, max: u64) -> Result<()> {
+    if value <= max {
+        Ok(())
+    } else {
+        Err(Error::LimitExceeded { limit, value, max })
+    }
+}

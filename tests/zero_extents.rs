@@ -1,0 +1,166 @@
+//! Zero extents (tinygrad 0.10.3): a shape holding 0 has no elements and one
+//! canonical view (every stride 0, offset 0, no mask); random chains that
+//! pass through empty shapes are checked element by element against the
+//! naive reference, and the only way back to elements (a pad) is all padding.
+
+use crate::common;
+
+use common::ndarray::NdArray;
+use hlayout::{Error, ViewStack};
+use proptest::prelude::*;
+
+/// The canonical zero view's text for `shape`.
+fn canonical(shape: &[i64]) -> String {
+    let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    if shape.len() == 1 {
+        format!("{}:0", shape[0])
+    } else {
+        format!("({}):({})", join(shape), join(&vec![0; shape.len()]))
+    }
+}
+
+#[test]
+fn empty_shapes_have_one_canonical_view_and_no_offsets() {
+    // Invariant: tinygrad's View.create canonicalises a shape with 0. Witness: each constructor.
+    let s = ViewStack::new(&[3, 0]).unwrap();
+    assert_eq!(s.to_string(), canonical(&[3, 0]));
+    assert_eq!(s.offsets().count(), 0);
+    // Shrink to an empty range, from a two-view stack: one view remains.
+    let two = ViewStack::new(&[10, 10])
+        .unwrap()
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[4, 25])
+        .unwrap();
+    assert_eq!(two.views().len(), 2);
+    let e = two.shrink(&[(2, 2), (0, 25)]).unwrap();
+    assert_eq!((e.views().len(), e.to_string()), (1, canonical(&[0, 25])));
+    // Expand 1 -> 0 is allowed (s == 1), 2 -> 0 is not.
+    let x = ViewStack::new(&[1, 3]).unwrap().expand(&[0, 3]).unwrap();
+    assert_eq!(x.to_string(), canonical(&[0, 3]));
+    assert!(matches!(
+        ViewStack::new(&[2, 3]).unwrap().expand(&[0, 3]),
+        Err(Error::BadMovement { .. })
+    ));
+    // Reshape keeps the size (0), permute and flip keep the canonical form.
+    let r = x
+        .reshape(&[3, 0, 5])
+        .unwrap()
+        .permute(&[2, 0, 1])
+        .unwrap()
+        .flip(&[true, true, false])
+        .unwrap();
+    assert_eq!(r.to_string(), canonical(&[5, 3, 0]));
+    assert!(matches!(
+        r.clone().reshape(&[1]),
+        Err(Error::BadMovement { .. })
+    ));
+    assert!(matches!(
+        r.clone().reshape(&[-1, 0]),
+        Err(Error::BadMovement { .. })
+    ));
+    // A pad that leaves a 0 stays empty; one that fills every extent is all padding.
+    let p = r.clone().pad(&[(1, 0), (0, 0), (0, 0)]).unwrap();
+    assert_eq!(p.to_string(), canonical(&[6, 3, 0]));
+    let q = r.pad(&[(0, 0), (0, 0), (1, 1)]).unwrap();
+    assert_eq!(q.shape(), vec![5, 3, 2]);
+    assert_eq!(q.views().len(), 1);
+    assert!(q.views()[0].is_empty());
+    assert_eq!(q.offsets().collect::<Vec<_>>(), vec![None; 30]);
+    // Negative extents stay errors.
+    assert!(matches!(
+        ViewStack::new(&[-1, 0]),
+        Err(Error::BadMovement { .. })
+    ));
+    assert!(matches!(
+        ViewStack::new(&[0]).unwrap().shrink(&[(1, 0)]),
+        Err(Error::BadMovement { .. })
+    ));
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Reshape(Vec<i64>),
+    Permute(Vec<usize>),
+    Expand(Vec<i64>),
+    Pad(Vec<(i64, i64)>),
+    Shrink(Vec<(i64, i64)>),
+    Flip(Vec<bool>),
+}
+
+/// An op valid for `shape`, from the random words `w` (empty ranges and
+/// 1 -> 0 expands are likely).
+fn draw(shape: &[i64], w: &[u8]) -> Op {
+    let at = |k: usize| i64::from(w[k % w.len()]);
+    let size: i64 = shape.iter().product();
+    match w[0] % 6 {
+        0 if size == 0 => Op::Reshape(vec![at(1) % 3, 0, at(2) % 2 + 1]),
+        0 => Op::Reshape(vec![size]),
+        1 => Op::Permute((0..shape.len()).rev().collect()),
+        2 => Op::Expand(
+            shape
+                .iter()
+                .enumerate()
+                .map(|(d, &s)| if s == 1 { at(d + 1) % 3 } else { s })
+                .collect(),
+        ),
+        3 => Op::Pad(
+            shape
+                .iter()
+                .enumerate()
+                .map(|(d, _)| (at(d + 1) % 2, at(d + 2) % 2))
+                .collect(),
+        ),
+        4 => Op::Shrink(
+            shape
+                .iter()
+                .enumerate()
+                .map(|(d, &s)| {
+                    let b = at(d + 1) % (s + 1);
+                    (b, b + at(d + 3) % (s - b + 1))
+                })
+                .collect(),
+        ),
+        _ => Op::Flip(
+            shape
+                .iter()
+                .enumerate()
+                .map(|(d, _)| at(d + 1) % 2 == 1)
+                .collect(),
+        ),
+    }
+}
+
+fn apply(t: ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
+    match op {
+        Op::Reshape(s) => (t.reshape(s).unwrap(), a.reshape(s)),
+        Op::Permute(p) => (t.permute(p).unwrap(), a.permute(p)),
+        Op::Expand(s) => (t.expand(s).unwrap(), a.expand(s)),
+        Op::Pad(p) => (t.pad(p).unwrap(), a.pad(p)),
+        Op::Shrink(p) => (t.shrink(p).unwrap(), a.shrink(p)),
+        Op::Flip(f) => (t.flip(f).unwrap(), a.flip(f)),
+    }
+}
+
+proptest! {
+    #[test]
+    fn chains_through_empty_shapes_match_the_reference(
+        shape in prop::collection::vec(0i64..4, 1..4),
+        words in prop::collection::vec(prop::collection::vec(any::<u8>(), 6), 1..7),
+    ) {
+        // Invariant: offsets equal the naive reference's, and an empty tensor is one canonical view.
+        let mut t = ViewStack::new(&shape).unwrap();
+        let mut a = NdArray::arange(&shape);
+        for w in &words {
+            let op = draw(&t.shape(), w);
+            (t, a) = apply(t, &a, &op);
+            prop_assert_eq!(t.shape(), a.shape.clone());
+            let got: Vec<i64> = t.offsets().map(|o| o.unwrap_or(-1)).collect();
+            prop_assert_eq!(&got, &a.data, "after {:?}", op);
+            if a.data.is_empty() {
+                prop_assert_eq!(t.views().len(), 1);
+                prop_assert_eq!(t.to_string(), canonical(&a.shape));
+            }
+        }
+    }
+}
