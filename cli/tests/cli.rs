@@ -148,10 +148,19 @@ fn show_draws_svg_and_latex() {
     let l: hlayout::Layout = text.parse().unwrap();
     let out = hlayout().args(["show", "--svg", text]).output().unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), hlayout::draw::layout_svg(&l));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        hlayout::draw::layout_svg(&l)
+    );
     let out = hlayout().args(["show", text, "--latex"]).output().unwrap();
     assert!(out.status.success());
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), hlayout::draw::layout_latex(&l));
-    let out = hlayout().args(["show", "--svg", "--latex", text]).output().unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        hlayout::draw::layout_latex(&l)
+    );
+    let out = hlayout()
+        .args(["show", "--svg", "--latex", text])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
