@@ -52,6 +52,25 @@ __all__ = [
 ]
 
 
+def install_as_pycute():
+    """Makes ``import pycute`` (and ``pycute.layout``, ``pycute.int_tuple``,
+    ``pycute.swizzle``, ``pycute.typing``) load this module, so unmodified
+    pycute code runs on hlayout.
+
+    >>> import hlayout.pycute, sys
+    >>> hlayout.pycute.install_as_pycute()
+    >>> import pycute.layout
+    >>> pycute.layout.Layout is hlayout.pycute.Layout
+    True
+    """
+    import importlib
+    import sys
+
+    sys.modules["pycute"] = sys.modules[__name__]
+    for sub in ("int_tuple", "layout", "swizzle", "typing"):
+        sys.modules["pycute." + sub] = importlib.import_module(f"{__name__}.{sub}")
+
+
 # ---------------------------------------------------------------- typing
 
 class Integer(_abc.ABC):
