@@ -98,3 +98,15 @@ def test_view_stack_api():
     assert ViewStack([6]).stride([2]).offsets().tolist() == [0, 2, 4]
     assert ViewStack([1, 3]).expand([2, 3]).offsets().tolist() == [0, 1, 2, 0, 1, 2]
     assert ViewStack.from_layout(hlayout.Layout("(2,3):(1,2)")).offsets().tolist() == [0, 2, 4, 1, 3, 5]
+
+
+def test_offsets_are_lists_without_numpy():
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "import hlayout\n"
+            "o = hlayout.Layout('(2,3):(1,2)').offsets()\n"
+            "p = hlayout.ViewStack([2]).pad([(1, 0)]).offsets()\n"
+            "assert type(o) is list and o == [0, 2, 4, 1, 3, 5], o\n"
+            "assert type(p) is list and p == [-1, 0, 1], p\n")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd="/")
