@@ -18,6 +18,8 @@ pub mod view;
 
 pub mod codegen;
 
+pub mod draw;
+
 pub use error::{Error, Result};
 pub use layout::{Evaluator, FlatView, FlattenReport, Layout, ModeObstruction, Offsets};
 pub use limits::Limits;

@@ -8,6 +8,7 @@ mod common;
 mod algebra_props;
 mod codegen;
 mod cute_core;
+mod draw;
 mod edge_cases;
 mod layout_props;
 mod merge_props;

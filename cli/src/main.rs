@@ -41,6 +41,19 @@ fn command() -> Command {
                         .help("Layout text SHAPE:STRIDE, e.g. (2,3):(3,1)")
                         .required(true)
                         .allow_hyphen_values(true),
+                )
+                .arg(
+                    Arg::new("svg")
+                        .long("svg")
+                        .help("Print the offset grid as an SVG picture instead")
+                        .action(clap::ArgAction::SetTrue),
+                )
+                .arg(
+                    Arg::new("latex")
+                        .long("latex")
+                        .help("Print the offset grid as a TikZ (LaTeX) picture instead")
+                        .action(clap::ArgAction::SetTrue)
+                        .conflicts_with("svg"),
                 ),
         )
         .subcommand(
@@ -124,7 +137,14 @@ fn main() -> ExitCode {
             let text = m.get_one::<String>("LAYOUT").map_or("", String::as_str);
             match text.parse::<hlayout::Layout>() {
                 Ok(l) => {
-                    print!("{}", hlayout_cli::show::report(&l));
+                    let text = if m.get_flag("svg") {
+                        hlayout::draw::layout_svg(&l)
+                    } else if m.get_flag("latex") {
+                        hlayout::draw::layout_latex(&l)
+                    } else {
+                        hlayout_cli::show::report(&l)
+                    };
+                    print!("{text}");
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -139,3 +139,28 @@ fn show_truncates_huge_layouts() {
     assert!(text.contains("more rows") || text.lines().count() < 4200);
     assert!(text.len() < 1 << 20);
 }
+
+#[test]
+fn show_draws_svg_and_latex() {
+    // Invariant: --svg and --latex print the library's drawings, exit 0;
+    // together they are bad usage. Witness: seed 004's layout.
+    let text = "(2,(2,2)):(2,(1,4))";
+    let l: hlayout::Layout = text.parse().unwrap();
+    let out = hlayout().args(["show", "--svg", text]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        hlayout::draw::layout_svg(&l)
+    );
+    let out = hlayout().args(["show", text, "--latex"]).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        hlayout::draw::layout_latex(&l)
+    );
+    let out = hlayout()
+        .args(["show", "--svg", "--latex", text])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,132 @@
+"""A tinygrad 0.10.3 plug-in: exact view merges and reshapes from hlayout.
+
+>>> import hlayout.tinygrad
+>>> hlayout.tinygrad.install()      # doctest: +SKIP
+
+patches the installed tinygrad in place:
+
+- ``View.__add__`` (merging two views) asks :func:`hlayout.merge`, which finds
+  the single view equal to the pair whenever one exists (and answers ``None``
+  only when none does);
+- ``View.reshape`` asks :func:`hlayout.reshape_flat` (the merge with the
+  contiguous view of the new shape), so a reshape stays one view whenever
+  one view can express it;
+- ``ShapeTracker.simplify`` merges every adjacent pair of views that merges
+  (composition is associative), not only the last two, until none does.
+
+Answers go through tinygrad's own ``View.create``, so they are in tinygrad's
+canonical form. Views with symbolic shapes, strides, offsets or masks, empty
+views and rank-0 reshapes fall back to tinygrad's code, as does a merge that
+hlayout leaves undecided (``BudgetExceededError``). ``uninstall()`` restores
+tinygrad's functions.
+"""
+
+import functools
+
+from . import _hlayout as _hl
+
+__all__ = ["install", "uninstall", "installed"]
+
+_ORIGINAL = {}
+
+
+def _ints(*values):
+    """Whether every value (ints, tuples of ints, masks) is a plain int."""
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, tuple):
+            if not _ints(*v):
+                return False
+        elif not isinstance(v, int) or isinstance(v, bool):
+            return False
+    return True
+
+
+def _concrete(v):
+    """Whether a tinygrad View is integer-only and non-empty."""
+    return (_ints(v.shape, v.strides, v.offset, v.mask) and len(v.shape) > 0
+            and 0 not in v.shape)
+
+
+def _flat(v):
+    mask = [tuple(m) for m in v.mask] if v.mask is not None else None
+    return _hl.FlatView(v.shape, v.strides, v.offset, mask)
+
+
+def _create(view_cls, r):
+    mask = tuple(tuple(m) for m in r.mask) if r.mask is not None else None
+    return view_cls.create(tuple(r.shape), tuple(r.strides), r.offset, mask)
+
+
+def _add(vm2, vm1):
+    """``vm2 + vm1``: the one view equal to ``vm1`` read through ``vm2``, or None."""
+    if not (_concrete(vm2) and _concrete(vm1)):
+        return _ORIGINAL["add"](vm2, vm1)
+    try:
+        r = _hl.merge(_flat(vm2), _flat(vm1))
+    except _hl.BudgetExceededError:
+        return _ORIGINAL["add"](vm2, vm1)
+    return None if r is None else _create(type(vm2), r)
+
+
+def _reshape(self, new_shape):
+    """The view reshaped to ``new_shape``, or None when no single view is."""
+    if self.shape == new_shape:
+        return self
+    if not (_concrete(self) and _ints(new_shape)) or len(new_shape) == 0 or 0 in new_shape \
+            or any(s < 0 for s in new_shape) or self.contiguous:
+        return _ORIGINAL["reshape"](self, new_shape)
+    if functools.reduce(lambda a, b: a * b, new_shape, 1) != functools.reduce(
+            lambda a, b: a * b, self.shape, 1):
+        return _ORIGINAL["reshape"](self, new_shape)  # raises tinygrad's ValueError
+    try:
+        r = _hl.reshape_flat(_flat(self), list(new_shape))
+    except _hl.BudgetExceededError:
+        return _ORIGINAL["reshape"](self, new_shape)
+    return None if r is None else _create(type(self), r)
+
+
+def _simplify(self):
+    """Merges adjacent views, any pair, until no pair merges."""
+    views = list(self.views)
+    k = len(views) - 2
+    while k >= 0:
+        merged = views[k] + views[k + 1]
+        if merged is not None:
+            views[k:k + 2] = [merged]
+            k = min(k, len(views) - 2)
+        else:
+            k -= 1
+    return self if len(views) == len(self.views) else type(self)(tuple(views))
+
+
+def install():
+    """Patches tinygrad's ``View.__add__``, ``View.reshape`` and
+    ``ShapeTracker.simplify`` with hlayout's exact algorithms. Idempotent."""
+    from tinygrad.shape.shapetracker import ShapeTracker
+    from tinygrad.shape.view import View
+
+    if _ORIGINAL:
+        return
+    _ORIGINAL.update(add=View.__add__, reshape=View.reshape, simplify=ShapeTracker.simplify,
+                     view=View, tracker=ShapeTracker)
+    View.__add__ = functools.cache(_add)
+    View.reshape = functools.cache(_reshape)
+    ShapeTracker.simplify = _simplify
+
+
+def uninstall():
+    """Restores tinygrad's own functions."""
+    if not _ORIGINAL:
+        return
+    view, tracker = _ORIGINAL["view"], _ORIGINAL["tracker"]
+    view.__add__ = _ORIGINAL["add"]
+    view.reshape = _ORIGINAL["reshape"]
+    tracker.simplify = _ORIGINAL["simplify"]
+    _ORIGINAL.clear()
+
+
+def installed():
+    """Whether the plug-in is installed."""
+    return bool(_ORIGINAL)

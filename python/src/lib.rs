@@ -1,0 +1,32 @@
+//! Python bindings of hlayout (module `hlayout._hlayout`, re-exported by the
+//! `hlayout` package): layouts, flat views, hierarchical views, movement-op
+//! stacks, the exact pair merge and the typed errors. Every algorithm is the
+//! crate's; this crate only converts arguments and answers.
+
+mod convert;
+mod errors;
+mod layout;
+mod tuple;
+mod view;
+
+use pyo3::prelude::*;
+
+/// The native module.
+#[pymodule]
+fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<layout::PyLayout>()?;
+    m.add_class::<layout::PyFlatView>()?;
+    m.add_class::<view::PyView>()?;
+    m.add_class::<view::PyViewStack>()?;
+    m.add_function(wrap_pyfunction!(view::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::tuple_size, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::prefix_product, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::suffix_product, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::shape_div, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::idx2crd, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::crd2idx, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::swizzle, m)?)?;
+    errors::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,24 @@
+"""Shim for the vendored tinygrad 0.10.3 tests: runs them on tinygrad's PYTHON
+backend with hlayout's plug-in installed (set HLAYOUT_TINYGRAD=0 for stock
+tinygrad). With the plug-in, test_view.py's five `test_merges_from_fuzzer`
+pairs, expected failures upstream, are run as ordinary tests: they must merge
+into the expected single views."""
+
+import os
+
+os.environ.setdefault("PYTHON", "1")
+
+PLUGIN = os.environ.get("HLAYOUT_TINYGRAD", "1") != "0"
+
+if PLUGIN:
+    import hlayout.tinygrad
+
+    hlayout.tinygrad.install()
+
+
+def pytest_collection_modifyitems(config, items):
+    if not PLUGIN:
+        return
+    for item in items:
+        if item.name.startswith("test_merges_from_fuzzer") and item.cls is not None:
+            getattr(item.cls, item.name).__unittest_expecting_failure__ = False

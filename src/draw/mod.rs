@@ -1,0 +1,31 @@
+//! Pictures of layouts and views: the grid of offsets as SVG (for notebooks and
+//! documents) or as a TikZ picture (LaTeX, as CuTe's `print_latex` draws).
+//!
+//! Both drawings share one [`Grid`]: top-level mode (or dimension) 0 indexes
+//! the rows, the remaining modes together the columns (row-major), as `hlayout
+//! show` prints them. Each cell shows its offset, coloured by offset (blue for
+//! the smallest, red for the largest); invalid elements of a view (padding)
+//! are grey. Row and column indices label the edges; inside a nested mode the
+//! boundaries between its sub-modes are dashed, boundaries between top-level
+//! modes solid. Grids over [`MAX_CELLS`] cells are cut to their first rows and
+//! columns, with a note.
+//!
+//! This layer sits above `view`: it reads layouts and views, and nothing below
+//! depends on it.
+//!
+//! ```
+//! let l: hlayout::Layout = "(2,(2,2)):(2,(1,4))".parse()?;
+//! let svg = hlayout::draw::layout_svg(&l);
+//! assert!(svg.starts_with("<svg") && svg.contains(">5</text>"));
+//! let tex = hlayout::draw::layout_latex(&l);
+//! assert!(tex.contains("\\begin{tikzpicture}"));
+//! # Ok::<(), hlayout::Error>(())
+//! ```
+
+mod grid;
+mod latex;
+mod svg;
+
+pub use grid::{Grid, Mark, MAX_CELLS};
+pub use latex::{layout_latex, view_latex};
+pub use svg::{layout_svg, view_svg};
