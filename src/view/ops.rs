@@ -354,86 +354,6 @@ impl View {
         Ok(true)
     }
 
-    /// Drops extent-1 leaves, coalesces leaves within each dimension where the
-    /// strides and every constraint coefficient allow, expresses windows
-    /// leaf-wise where exact, and canonicalises.
-    ///
-    /// Repeats until nothing merges: canonicalising can zero or rescale a
-    /// coefficient and so make leaves mergeable (each round drops a leaf).
-    pub(crate) fn tidy(&mut self) -> Result<()> {
-        loop {
-            if self.dim_ranges().any(|r| self.compressible(r)) {
-                *self = self.coalesce_dims();
-            }
-            let had_windows = !self.windows.is_empty();
-            for d in 0..self.rank() {
-                if self.window(d).is_some() {
-                    self.unwindow(d)?;
-                }
-            }
-            self.normalize()?;
-            // Unwindowing edits leaves and canonicalising edits coefficients:
-            // only they can make leaves mergeable anew.
-            let settled = self.cons() == 0 && !had_windows;
-            if settled || !self.dim_ranges().any(|r| self.compressible(r)) {
-                return Ok(());
-            }
-        }
-    }
-
-    /// Debug builds: the view is a fixed point of [`tidy`](Self::tidy), i.e.
-    /// every op leaves it in canonical form (ops that skip parts of `tidy`
-    /// rely on this check in the test suite).
-    #[cfg(debug_assertions)]
-    pub(crate) fn debug_assert_tidy(&self) {
-        let mut again = self.clone();
-        if again.tidy().is_ok() {
-            debug_assert_eq!(&again, self, "an op left a view that tidy still changes");
-        }
-    }
-
-    /// Whether the leaves in `r` hold an extent-1 leaf or a mergeable pair.
-    fn compressible(&self, r: Range<usize>) -> bool {
-        r.len() > 1
-            && (r.clone().any(|k| self.ext[k] == 1)
-                || r.clone().skip(1).any(|k| self.mergeable(k - 1, k)))
-    }
-
-    /// Every dimension's leaves coalesced (constraint-aware), extent-1 ones dropped.
-    fn coalesce_dims(&self) -> View {
-        let mut b = Builder::new(self.bounds.clone(), self.offset);
-        for (d, r) in self.dim_ranges().enumerate() {
-            let mut cur: Option<(i64, usize)> = None; // (extent, leaf giving stride and coefficients)
-            for k in r.filter(|&k| self.ext[k] != 1) {
-                cur = match cur {
-                    Some((e, j)) if self.mergeable(j, k) => Some((e * self.ext[k], k)),
-                    Some((e, j)) => {
-                        b.leaf(e, self.stride[j], self.leaf_coeffs(j).iter().copied());
-                        Some((self.ext[k], k))
-                    }
-                    None => Some((self.ext[k], k)),
-                };
-            }
-            if let Some((e, j)) = cur {
-                b.leaf(e, self.stride[j], self.leaf_coeffs(j).iter().copied());
-            }
-            b.end_dim(self.window(d));
-        }
-        b.finish()
-    }
-
-    /// Leaves `slow` and `fast` merge iff the stride and every coefficient scale
-    /// by `fast`'s extent.
-    pub(crate) fn mergeable(&self, slow: usize, fast: usize) -> bool {
-        let s = self.ext[fast];
-        self.stride[fast].checked_mul(s) == Some(self.stride[slow])
-            && self
-                .leaf_coeffs(slow)
-                .iter()
-                .zip(self.leaf_coeffs(fast))
-                .all(|(&a, &b)| b.checked_mul(s) == Some(a))
-    }
-
     /// Substitutes `x_k = x_k' + by`: the offset gains `by·d_k`, each constraint
     /// value `a·by` (so its bounds move by `-a·by`).
     pub(crate) fn substitute(&mut self, k: usize, by: i64) -> Result<()> {
@@ -511,7 +431,7 @@ impl View {
     /// a window inside the range that a leaf-wise shrink can express, a window
     /// aligned to the slowest leaf's blocks, or one over a single leaf; a window
     /// that misses the range empties the view.
-    fn unwindow(&mut self, d: usize) -> Result<()> {
+    pub(super) fn unwindow(&mut self, d: usize) -> Result<()> {
         let Some(w) = self.window(d) else {
             return Ok(());
         };
