@@ -202,7 +202,7 @@ fn signed_compact() -> impl Strategy<Value = Layout> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(400)))]
 
     /// Ok iff a layout exists (oracle), and then R(i) = A(B(i)), size(R) = size(B).
     #[test]
@@ -432,6 +432,7 @@ proptest! {
         let _ = a.complement(cotarget);
         let _ = b.complement(cotarget);
         let _ = a.right_inverse();
+        let _ = b.right_inverse_largest();
         let _ = b.left_inverse();
         let _ = a.logical_divide(&b);
         let _ = a.logical_product(&b);
@@ -1098,4 +1099,96 @@ fn left_inverse_of_negative_strides_documented() {
             3 * x.rem_euclid(2) + x.div_euclid(2)
         );
     }
+}
+
+/// The brute-force largest n: some layout R of size n (extents fastest first,
+/// each stride an index of L without stride-0 coordinates whose offset is the
+/// leaf's place value) with `0 <= R(i) < size(L)` and `L(R(i)) = i` for i < n.
+fn largest_right_inverse_size(l: &Layout) -> i64 {
+    let size = l.size();
+    let offs = values(l);
+    let free: Vec<i64> = (0..size).filter(|&i| kernel_free(l, i) == i).collect();
+    let preimages = |v: i64| -> Vec<i64> {
+        free.iter()
+            .copied()
+            .filter(|&i| offs[i as usize] == v)
+            .collect()
+    };
+    let mut n0 = 0;
+    while !preimages(n0).is_empty() {
+        n0 += 1;
+    }
+    for n in (2..=n0).rev() {
+        for f in factorizations(n) {
+            let mut places = vec![1i64];
+            for e in &f[..f.len() - 1] {
+                places.push(places.last().expect("nonempty") * e);
+            }
+            let choices: Vec<Vec<i64>> = places.iter().map(|&p| preimages(p)).collect();
+            if choices.iter().any(Vec::is_empty) {
+                continue;
+            }
+            let mut pick = vec![0usize; f.len()];
+            loop {
+                let ok = (0..n).all(|i| {
+                    let (mut rest, mut x) = (i, 0i64);
+                    for (k, &e) in f.iter().enumerate() {
+                        let digit = if k + 1 == f.len() { rest } else { rest % e };
+                        x += digit * choices[k][pick[k]];
+                        rest /= e;
+                    }
+                    (0..size).contains(&x) && offs[x as usize] == i
+                });
+                if ok {
+                    return n;
+                }
+                // Odometer over the stride choices; done when it wraps to all zeros.
+                let mut k = pick.len();
+                while k > 0 {
+                    k -= 1;
+                    pick[k] += 1;
+                    if pick[k] < choices[k].len() {
+                        break;
+                    }
+                    pick[k] = 0;
+                }
+                if pick.iter().all(|&p| p == 0) {
+                    break;
+                }
+            }
+        }
+    }
+    1
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256)))]
+
+    /// right_inverse_largest is the largest: its size is the brute-force largest n,
+    /// and L(R(i)) = i at every index.
+    #[test]
+    fn right_inverse_is_largest(leaves in prop::collection::vec((1i64..=4, -2i64..=6), 1..=3)) {
+        let (s, d): (Vec<i64>, Vec<i64>) = leaves.into_iter().unzip();
+        let l = Layout::flat(&s, &d).expect("small layouts are valid");
+        let r = l.right_inverse_largest();
+        for i in 0..r.size() {
+            prop_assert_eq!(l.eval(r.eval(i).expect("in domain")).expect("defined"), i, "{} of {}", r, l);
+        }
+        prop_assert_eq!(r.size(), largest_right_inverse_size(&l), "{} of {}", r, l);
+        let cute = l.right_inverse();
+        prop_assert!(cute.size() <= r.size());
+        if cute.size() == r.size() {
+            prop_assert_eq!(values(&cute), values(&r), "CuTe's is kept when it is the largest");
+        }
+    }
+}
+
+#[test]
+fn right_inverse_past_cutes_chain() {
+    // Invariant: a larger right inverse than CuTe's chain is found when one exists / Witness: (2,4):(2,1), offsets 0 1 2 3 2 3 4 5, reaches n = 6 (the chain stops at 4).
+    let l: Layout = "(2,4):(2,1)".parse().expect("valid");
+    assert_eq!(l.right_inverse().size(), 4);
+    let r = l.right_inverse_largest();
+    assert_eq!(r.size(), 6, "{r}");
+    assert!((0..6).all(|i| l.eval(r.eval(i).expect("in domain")).expect("defined") == i));
 }

@@ -135,16 +135,6 @@ fn same_function(got: &Layout, want: &Layout, id: &str) {
     assert_eq!(values(got), values(want), "{id}: {got} vs reference {want}");
 }
 
-/// At least the reference's size, and its offsets on the reference's domain.
-fn extends_function(got: &Layout, want: &Layout, id: &str) {
-    assert!(
-        got.size() >= want.size(),
-        "{id}: size of {got} below reference {want}"
-    );
-    let head: Vec<i64> = values(got).into_iter().take(values(want).len()).collect();
-    assert_eq!(head, values(want), "{id}: {got} vs reference {want}");
-}
-
 fn injective(offsets: &[i64]) -> bool {
     let mut v = offsets.to_vec();
     v.sort_unstable();
@@ -206,9 +196,13 @@ fn check_record(r: &Value, got: &Layout) {
                     "{id}: {l} at {got}({i})"
                 );
             }
-            // The references are pycute's, which stops at a stride-0 leaf;
-            // CuTe's C++ (and hlayout) skip it, so the inverse may be larger.
-            extends_function(got, &reference, id);
+            // The references are pycute's, which stops at a stride-0 leaf
+            // and at the end of the stride chain; hlayout's is the largest
+            // (checked against brute force in the library's tests).
+            assert!(
+                got.size() >= reference.size(),
+                "{id}: {got} is smaller than the reference {reference}"
+            );
         }
         "left_inverse" => {
             let l = lay(&req["layout"]);

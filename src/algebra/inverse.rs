@@ -2,11 +2,12 @@
 //!
 //! CuTe's definitions, mirrored into row-major order.
 //!
-//! - `right_inverse(L)`: the largest `R` built from L's leaves sorted by stride
+//! - `right_inverse(L)`: first CuTe's, built from L's leaves sorted by stride
 //!   whose strides chain contiguously from 1 (`d = 1, s₀·d₀, …`); each such leaf
 //!   contributes `s : (its row-major index stride in L)`. Then `L(R(i)) = i` for
 //!   every `i < size(R)`. Leaves off the chain (zero or negative strides, a
 //!   repeated stride) are skipped, as CuTe skips them: their coordinate stays 0.
+//!   `right_inverse_largest(L)`: the largest R, by the search of `right_search.rs`.
 //! - `left_inverse(L)`: `R(L(i)) = i₀`, i with its stride-0 coordinates set
 //!   to 0 (CuTe's left inverse does not read L's kernel either).
 //!   `right_inverse((complement(L), L))` when L is injective off its kernel
@@ -29,14 +30,19 @@ use smallvec::SmallVec;
 
 use crate::algebra::complement::{complement_layout, flat_layout, push_coalesced};
 use crate::algebra::inverse_search::{search_left_inverse, Found};
+use crate::algebra::right_search::largest_right_inverse;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::num::Ints;
 use crate::tuple::Profile;
 
 impl Layout {
-    /// The right inverse: `L(R(i)) = i` for every `i < size(R)`, R as large as
-    /// the contiguous chain of L's strides allows (`1:0` when L has no stride 1).
+    /// The right inverse, CuTe's: `L(R(i)) = i` for every `i < size(R)`, R
+    /// built from L's leaves whose strides chain contiguously from 1, leaves
+    /// off the chain (stride 0, negative, repeated) skipped as CuTe skips them
+    /// (`1:0` when L has no stride 1). O(n log n) in the leaves, no allocation
+    /// for ≤ 8 leaves. [`Layout::right_inverse_largest`] finds the largest
+    /// right inverse, which can be larger.
     ///
     /// ```
     /// use hlayout::Layout;
@@ -44,10 +50,37 @@ impl Layout {
     /// let r = l.right_inverse();
     /// assert_eq!(r.to_string(), "(6,2,4):(8,1,2)");
     /// assert!((0..r.size()).all(|i| l.eval(r.eval(i).unwrap()).unwrap() == i));
+    /// // A stride-0 leaf is skipped, not the end of the chain.
+    /// let z: Layout = "(6,4,2):(8,0,1)".parse().unwrap();
+    /// assert_eq!(z.right_inverse().size(), 2);
     /// ```
     pub fn right_inverse(&self) -> Layout {
         let (shape, stride) = right_inverse_leaves(self.shape_leaves(), self.stride_leaves());
         flat_layout(shape, stride)
+    }
+
+    /// The largest right inverse: a layout R with `L(R(i)) = i` for every
+    /// `i < size(R)`, R's values in L's domain, of the largest size n for
+    /// which one exists, reading only L's leaves off its kernel (stride 0),
+    /// as CuTe does.
+    ///
+    /// CuTe's answer ([`Layout::right_inverse`]) comes first; when it covers
+    /// every leaf off the kernel, or L's image misses the value after it, no
+    /// larger R exists. Otherwise the exact search of `right_search.rs` runs,
+    /// bounded by
+    /// [`RIGHT_INVERSE_SEARCH_BUDGET`](crate::algebra::RIGHT_INVERSE_SEARCH_BUDGET)
+    /// evaluations on layouts of at most that many elements off the kernel
+    /// (past it, the largest found so far; never smaller than CuTe's).
+    ///
+    /// ```
+    /// use hlayout::Layout;
+    /// // Offsets 0 1 2 2 3 4: CuTe's chain stops at 3:1; (2,2):(3,1) reaches 4.
+    /// let g: Layout = "(2,3):(2,1)".parse().unwrap();
+    /// assert_eq!(g.right_inverse().to_string(), "3:1");
+    /// assert_eq!(g.right_inverse_largest().to_string(), "(2,2):(3,1)");
+    /// ```
+    pub fn right_inverse_largest(&self) -> Layout {
+        largest_right_inverse(self, self.right_inverse())
     }
 
     /// The left inverse: a layout R with `R(L(i)) = i₀` for every `i < size(L)`,

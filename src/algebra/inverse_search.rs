@@ -16,8 +16,12 @@
 //!   divisor keeps the function (leaf `e:r` becomes `e/p : p·r` over `p : r`),
 //!   and place values above `M` change no digit of a point. So only chains of
 //!   *prime* steps that stop at the first `E_m` with `2·E_m > M` are tried.
-//! - **Prefixes.** A point `x < E_k` reads only `r₀ … r_{k−1}`, so a chain
-//!   prefix is refuted as soon as the points below its top admit no strides.
+//!   With negative offsets (the digits are floor digits) chains stop at the
+//!   first `E_m ≥ S = max(M + 1, −min)`: every last step reaching S gives the
+//!   same functions on the points.
+//! - **Prefixes.** A point `0 ≤ x < E_k` reads only `r₀ … r_{k−1}`, so a chain
+//!   prefix is refuted as soon as the points below its top admit no strides;
+//!   negative points read every digit and are added when the chain is whole.
 //! - **Lattice.** The integer strides that satisfy the equations so far form
 //!   a coset `p + K·ℤᵈ`; each equation is one extended-gcd elimination.
 //!
@@ -48,9 +52,9 @@ use super::complement::push_coalesced;
 /// ```
 pub const LEFT_INVERSE_SEARCH_BUDGET: i64 = 1 << 18;
 
-/// The search's outcome for an injective layout with strides ≥ 0.
+/// The search's outcome.
 pub(crate) enum Found {
-    /// A layout R with `R(L(i)) = i` for every `i < size(L)`.
+    /// A layout R with `R(L(i)) = i₀` for every `i < size(L)`.
     Inverse(Layout),
     /// None exists; the rule names the witness.
     Refuted(String),

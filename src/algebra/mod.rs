@@ -34,6 +34,7 @@ mod inverse;
 mod inverse_search;
 mod ordered;
 mod product;
+mod right_search;
 mod swizzle;
 
 pub(crate) use coalesce::coalesce_leaves;
@@ -41,6 +42,7 @@ pub(crate) use coalesce::coalesce_leaves;
 pub use compose::{ComposePath, COMPOSE_FALLBACK_BUDGET};
 pub use composed::{ComposedLayout, ComposedOffsets};
 pub use inverse_search::LEFT_INVERSE_SEARCH_BUDGET;
+pub use right_search::RIGHT_INVERSE_SEARCH_BUDGET;
 pub use swizzle::Swizzle;
 
 use crate::layout::Layout;
