@@ -31,7 +31,8 @@
 use smallvec::SmallVec;
 
 use crate::algebra::complement::{flat_layout, push_coalesced};
-use crate::layout::{Layout, Leaves};
+use crate::layout::Layout;
+use crate::num::Ints;
 
 /// Most evaluations of L the largest-right-inverse search spends; past it
 /// [`Layout::right_inverse_largest`] returns the largest inverse found so far.
@@ -77,8 +78,8 @@ pub(crate) fn largest_right_inverse(l: &Layout, chain: Layout) -> Layout {
     if leaves.is_empty() {
         return chain;
     }
-    let shape: Leaves = leaves.iter().rev().map(|t| t.0).collect();
-    let stride: Leaves = leaves.iter().rev().map(|t| t.1).collect();
+    let shape: Ints = leaves.iter().rev().map(|t| t.0).collect();
+    let stride: Ints = leaves.iter().rev().map(|t| t.1).collect();
     flat_layout(shape, stride)
 }
 
