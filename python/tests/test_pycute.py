@@ -8,7 +8,7 @@ import pytest
 
 import hlayout
 import hlayout.pycute as cute
-from conftest import load
+from refdata import load
 
 
 def colex_eval(shape, stride, i):

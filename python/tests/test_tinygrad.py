@@ -11,7 +11,7 @@ os.environ.setdefault("PYTHON", "1")
 tinygrad = pytest.importorskip("tinygrad")
 
 import hlayout.tinygrad as plugin  # noqa: E402
-from conftest import load  # noqa: E402
+from refdata import load  # noqa: E402
 from tinygrad.shape.shapetracker import ShapeTracker  # noqa: E402
 from tinygrad.shape.view import View  # noqa: E402
 
