@@ -423,13 +423,14 @@ impl PyViewStack {
         offsets_to_py(py, all)
     }
 
-    /// An SVG picture of the top view's offsets grid (for Jupyter).
-    fn _repr_svg_(&self) -> String {
-        let views = self.inner.views();
-        views
-            .last()
-            .map(hlayout::draw::view_svg)
-            .unwrap_or_default()
+    /// An SVG picture of the offsets grid of a one-view stack (for Jupyter);
+    /// `None` for a stack of several views, whose top view holds indices into
+    /// the view below rather than offsets (draw `views[k]` instead).
+    fn _repr_svg_(&self) -> Option<String> {
+        match self.inner.views() {
+            [v] => Some(hlayout::draw::view_svg(v)),
+            _ => None,
+        }
     }
 
     /// The kernel expressions of the whole stack (the crate's code

@@ -52,3 +52,11 @@ def test_view_drawings_match_golden(name):
     for o in offsets:
         if o != -1:
             assert str(o) in shown
+
+
+def test_a_stack_of_several_views_has_no_single_grid():
+    s = ViewStack([10, 10]).permute([1, 0]).reshape([100]).reshape([4, 25])
+    assert len(s) == 2
+    assert s._repr_svg_() is None  # its top view holds indices into the view below
+    for v in s.views:
+        ET.fromstring(v._repr_svg_())
