@@ -418,8 +418,8 @@ impl PyLayout {
 /// >>> v = FlatView((4, 3), (3, 1), offset=-3, mask=[(1, 4), (0, 3)])
 /// >>> v(0, 2) is None, v(1, 2)
 /// (True, 2)
-#[pyclass(name = "FlatView", module = "hlayout", frozen, eq)]
-#[derive(Clone, PartialEq)]
+#[pyclass(name = "FlatView", module = "hlayout", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PyFlatView {
     pub(crate) inner: FlatView,
 }

@@ -121,7 +121,7 @@ impl Drop for Recipe {
 /// >>> v = ViewStack([3]).pad([(1, 1)]).views[0]
 /// >>> v(0) is None, v(1), v.constraints
 /// (True, 0, [([1], 1, 4)])
-#[pyclass(name = "View", module = "hlayout", frozen, eq)]
+#[pyclass(name = "View", module = "hlayout", frozen, eq, hash)]
 #[derive(Clone)]
 pub(crate) struct PyView {
     pub(crate) inner: View,
@@ -133,6 +133,15 @@ impl PartialEq for PyView {
     /// Views are equal when their values are (the recipes do not count).
     fn eq(&self, other: &PyView) -> bool {
         self.inner == other.inner
+    }
+}
+
+impl Eq for PyView {}
+
+impl std::hash::Hash for PyView {
+    /// The value's hash, as equality (the recipe does not count).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.inner.hash(state);
     }
 }
 

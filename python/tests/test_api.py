@@ -203,6 +203,11 @@ def test_every_native_class_repr_round_trips():
         assert type(back) is type(v) and back == v, repr(v)
     for v in (l, Swizzle(3, 4, -3), ComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)")):
         assert pickle.loads(pickle.dumps(v)) == v
+    for v in values:  # hashable values hash as they compare
+        if type(v).__hash__ is not None:
+            assert hash(eval(repr(v), NAMES)) == hash(v)
+    hashable = {type(v).__name__ for v in values if type(v).__hash__ is not None}
+    assert hashable == {"Layout", "FlatView", "View", "Swizzle", "ComposedLayout"}
 
 
 def test_pycute_reprs_round_trip():
