@@ -25,7 +25,7 @@ import functools
 
 from . import _hlayout as _hl
 
-__all__ = ["install", "uninstall", "installed"]
+__all__ = ["install", "uninstall", "installed", "SUPPORTED"]
 
 _ORIGINAL = {}
 
@@ -102,14 +102,32 @@ def _simplify(self):
     return self if len(views) == len(self.views) else type(self)(tuple(views))
 
 
-def install():
+SUPPORTED = "0.10.3"
+
+
+def _tinygrad_version():
+    from importlib.metadata import version
+
+    return version("tinygrad")
+
+
+def install(force=False):
     """Patches tinygrad's ``View.__add__``, ``View.reshape`` and
-    ``ShapeTracker.simplify`` with hlayout's exact algorithms. Idempotent."""
+    ``ShapeTracker.simplify`` with hlayout's exact algorithms. Idempotent.
+
+    The patch relies on tinygrad 0.10.3's ``View`` and ``ShapeTracker``;
+    another installed version raises ``RuntimeError`` unless ``force`` is true.
+    """
     from tinygrad.shape.shapetracker import ShapeTracker
     from tinygrad.shape.view import View
 
     if _ORIGINAL:
         return
+    found = _tinygrad_version()
+    if found != SUPPORTED and not force:
+        raise RuntimeError(
+            f"hlayout.tinygrad patches tinygrad {SUPPORTED}, but tinygrad {found} is installed "
+            "(install(force=True) patches it anyway)")
     _ORIGINAL.update(add=View.__add__, reshape=View.reshape, simplify=ShapeTracker.simplify,
                      view=View, tracker=ShapeTracker)
     View.__add__ = functools.cache(_add)
