@@ -1,7 +1,8 @@
 """Compares hlayout.pycute with NVIDIA's pycute on random compositions: where
 pycute returns a layout that is not A∘B, where it asserts and hlayout answers,
-and (never, so far) where pycute is right and hlayout raises. The README's
-table of differences comes from this run.
+and (never, so far) where pycute is right and hlayout raises; then swizzles and
+swizzled layouts, value by value. The README's table of differences comes from
+this run.
 
     pip download nvidia-cutlass==4.2.0.0 --no-deps -d /tmp/cutlass
     unzip -q /tmp/cutlass/nvidia_cutlass-4.2.0.0-py3-none-any.whl 'pycute/*' -d /tmp/cutlass
@@ -72,6 +73,27 @@ def main():
     for a, b, h in asserts[:5]:
         print(f"   {a!r} o {b!r}: hlayout {h!r}")
     print(f"pycute right, hlayout raises: {len(refused)}")
+    swizzles()
+
+
+def swizzles():
+    """Swizzles and swizzled layouts evaluated both ways, offset by offset."""
+    offsets = range(-256, 1024)
+    cases = [(b, m, s) for b in range(4) for m in range(4) for s in range(-5, 6)
+             if abs(s) >= b and s != 0]  # pycute's shiftr/shiftl recurse forever on s == 0
+    differ = sum(P.Swizzle(*c)(x) != H.Swizzle(*c)(x) for c in cases for x in offsets)
+    print(f"{len(cases)} swizzles x {len(offsets)} offsets: values that differ {differ}")
+    rng = random.Random(2)
+    composed, differ = 0, 0
+    for _ in range(300):
+        (s, d), c, o = random_layout(rng), rng.choice(cases), rng.randint(0, 64)
+        if c[1] + abs(c[2]) + c[0] > 63:
+            continue
+        pc = P.ComposedLayout(P.Swizzle(*c), o, P.Layout(s, d))
+        hc = H.ComposedLayout(H.Swizzle(*c), o, H.Layout(s, d))
+        composed += 1
+        differ += sum(pc(i) != hc(i) for i in range(P.size(pc)))
+    print(f"{composed} random swizzled layouts at every index: values that differ {differ}")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,11 @@ the shape's leaves (last leaf fastest), as NumPy does.
 [0, 4, 1, 5, 2, 6, 3, 7]
 >>> l(6), l((1, 2)), l.size, l.cosize
 (3, 3, 8, 8)
->>> str(ViewStack([10, 10]).permute([1, 0]).reshape([100]))
-'((10,10)):((1,10))'
+>>> s = ViewStack([10, 10]).permute([1, 0]).reshape([100])
+>>> str(s), len(s)
+('((10,10)):((1,10))', 1)
+>>> s.kernel().render("c")          # the index a kernel computes, and its validity
+('i0 * 10 - i0 / 10 * 99', '1')
 
 Every algorithm is the Rust crate's; this package converts and re-exports.
 ``hlayout.pycute`` is a drop-in for NVIDIA's pycute (colexicographic), and
@@ -20,11 +23,13 @@ Every algorithm is the Rust crate's; this package converts and re-exports.
 from ._hlayout import (
     BadMovementError,
     BudgetExceededError,
+    ComposedLayout,
     FlatView,
     FlattenError,
     HlayoutError,
     IntegerOverflowError,
     InvalidViewError,
+    Kernel,
     Layout,
     LimitExceededError,
     ModeOutOfRangeError,
@@ -39,9 +44,12 @@ from ._hlayout import (
     PreconditionError,
     ProfileTooLongError,
     SizeMismatchError,
+    Swizzle,
     TooDeepError,
     View,
     ViewStack,
+    common_refinement,
+    crd2crd,
     crd2idx,
     idx2crd,
     merge,
@@ -55,11 +63,13 @@ from ._hlayout import (
 __all__ = [
     "BadMovementError",
     "BudgetExceededError",
+    "ComposedLayout",
     "FlatView",
     "FlattenError",
     "HlayoutError",
     "IntegerOverflowError",
     "InvalidViewError",
+    "Kernel",
     "Layout",
     "LimitExceededError",
     "ModeOutOfRangeError",
@@ -74,9 +84,12 @@ __all__ = [
     "PreconditionError",
     "ProfileTooLongError",
     "SizeMismatchError",
+    "Swizzle",
     "TooDeepError",
     "View",
     "ViewStack",
+    "common_refinement",
+    "crd2crd",
     "crd2idx",
     "idx2crd",
     "merge",

@@ -25,38 +25,41 @@ import functools
 
 from . import _hlayout as _hl
 
-__all__ = ["install", "uninstall", "installed"]
+__all__ = ["install", "uninstall", "installed", "SUPPORTED"]
 
 _ORIGINAL = {}
 
 
-def _ints(*values):
-    """Whether every value (ints, tuples of ints, masks) is a plain int."""
-    for v in values:
-        if v is None:
-            continue
-        if isinstance(v, tuple):
-            if not _ints(*v):
-                return False
-        elif not isinstance(v, int) or isinstance(v, bool):
+def _ints(t):
+    """Whether ``t`` is a tuple of plain ints (not bools, not symbolic)."""
+    for x in t:
+        if type(x) is not int:
             return False
     return True
 
 
 def _concrete(v):
     """Whether a tinygrad View is integer-only and non-empty."""
-    return (_ints(v.shape, v.strides, v.offset, v.mask) and len(v.shape) > 0
-            and 0 not in v.shape)
+    shape, mask = v.shape, v.mask
+    if not shape or not _ints(shape) or 0 in shape or not _ints(v.strides) \
+            or type(v.offset) is not int:
+        return False
+    if mask is not None:
+        for m in mask:
+            if type(m[0]) is not int or type(m[1]) is not int:
+                return False
+    return True
 
 
 def _flat(v):
-    mask = [tuple(m) for m in v.mask] if v.mask is not None else None
-    return _hl.FlatView(v.shape, v.strides, v.offset, mask)
+    return _hl.FlatView(v.shape, v.strides, v.offset, v.mask)
 
 
 def _create(view_cls, r):
-    mask = tuple(tuple(m) for m in r.mask) if r.mask is not None else None
-    return view_cls.create(tuple(r.shape), tuple(r.strides), r.offset, mask)
+    mask = r.mask
+    if mask is not None:
+        mask = tuple(mask)
+    return view_cls.create(r.shape, r.strides, r.offset, mask)
 
 
 def _add(vm2, vm1):
@@ -74,15 +77,13 @@ def _reshape(self, new_shape):
     """The view reshaped to ``new_shape``, or None when no single view is."""
     if self.shape == new_shape:
         return self
-    if not (_concrete(self) and _ints(new_shape)) or len(new_shape) == 0 or 0 in new_shape \
-            or any(s < 0 for s in new_shape) or self.contiguous:
+    if self.contiguous or not new_shape or not _ints(new_shape) or not _concrete(self) \
+            or min(new_shape) <= 0:
         return _ORIGINAL["reshape"](self, new_shape)
-    if functools.reduce(lambda a, b: a * b, new_shape, 1) != functools.reduce(
-            lambda a, b: a * b, self.shape, 1):
-        return _ORIGINAL["reshape"](self, new_shape)  # raises tinygrad's ValueError
     try:
-        r = _hl.reshape_flat(_flat(self), list(new_shape))
-    except _hl.BudgetExceededError:
+        r = _hl.reshape_flat(_flat(self), new_shape)
+    except (_hl.BudgetExceededError, _hl.SizeMismatchError):
+        # tinygrad's own code decides, and raises its ValueError on a size mismatch
         return _ORIGINAL["reshape"](self, new_shape)
     return None if r is None else _create(type(self), r)
 
@@ -101,14 +102,32 @@ def _simplify(self):
     return self if len(views) == len(self.views) else type(self)(tuple(views))
 
 
-def install():
+SUPPORTED = "0.10.3"
+
+
+def _tinygrad_version():
+    from importlib.metadata import version
+
+    return version("tinygrad")
+
+
+def install(force=False):
     """Patches tinygrad's ``View.__add__``, ``View.reshape`` and
-    ``ShapeTracker.simplify`` with hlayout's exact algorithms. Idempotent."""
+    ``ShapeTracker.simplify`` with hlayout's exact algorithms. Idempotent.
+
+    The patch relies on tinygrad 0.10.3's ``View`` and ``ShapeTracker``;
+    another installed version raises ``RuntimeError`` unless ``force`` is true.
+    """
     from tinygrad.shape.shapetracker import ShapeTracker
     from tinygrad.shape.view import View
 
     if _ORIGINAL:
         return
+    found = _tinygrad_version()
+    if found != SUPPORTED and not force:
+        raise RuntimeError(
+            f"hlayout.tinygrad patches tinygrad {SUPPORTED}, but tinygrad {found} is installed "
+            "(install(force=True) patches it anyway)")
     _ORIGINAL.update(add=View.__add__, reshape=View.reshape, simplify=ShapeTracker.simplify,
                      view=View, tracker=ShapeTracker)
     View.__add__ = functools.cache(_add)

@@ -58,6 +58,26 @@ pub(crate) fn offsets_to_py<'py>(py: Python<'py>, values: Vec<i64>) -> PyResult<
     }
 }
 
+/// An empty vector with room for `n` offsets, or `MemoryError` when the
+/// allocator refuses (a huge layout's offsets must not abort the interpreter).
+pub(crate) fn offsets_buffer(n: i64) -> PyResult<Vec<i64>> {
+    let n = usize::try_from(n).unwrap_or(0);
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        pyo3::exceptions::PyMemoryError::new_err(format!("cannot allocate {n} offsets of 8 bytes"))
+    })?;
+    Ok(v)
+}
+
+/// Every offset of a view or stack through `fill` (`invalid` where masked).
+pub(crate) fn filled_offsets(n: i64, fill: impl FnOnce(&mut [i64]) -> usize) -> PyResult<Vec<i64>> {
+    let mut v = offsets_buffer(n)?;
+    v.resize(v.capacity().min(usize::try_from(n).unwrap_or(0)), 0);
+    let written = fill(&mut v);
+    v.truncate(written);
+    Ok(v)
+}
+
 /// A sequence of ints (list, tuple or any iterable) as a vector.
 pub(crate) fn int_list(obj: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
     if obj.extract::<i64>().is_ok() {

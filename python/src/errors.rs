@@ -7,9 +7,10 @@
 //! report's obstructions.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyTuple, PyType};
 
 create_exception!(
     hlayout,
@@ -73,12 +74,6 @@ create_exception!(
 );
 create_exception!(
     hlayout,
-    ModeOutOfRangeError,
-    HlayoutError,
-    "A mode index was past the rank."
-);
-create_exception!(
-    hlayout,
     ProfileTooLongError,
     HlayoutError,
     "A profile or tiler has more modes than the layout."
@@ -132,6 +127,49 @@ create_exception!(
     "A layout or view has no plain strided form."
 );
 
+/// `ModeOutOfRangeError`: a mode index past the rank. It subclasses both
+/// `HlayoutError` and `IndexError`, so `layout[k]` ends iteration and
+/// indexing the way Python sequences do. (Built once with `type()`:
+/// `create_exception!` takes a single base.)
+fn mode_out_of_range_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static TYPE: GILOnceCell<Py<PyType>> = GILOnceCell::new();
+    TYPE.get_or_try_init(py, || {
+        let bases = PyTuple::new(
+            py,
+            [
+                py.get_type::<HlayoutError>().into_any(),
+                py.get_type::<PyIndexError>().into_any(),
+            ],
+        )?;
+        let dict = PyDict::new(py);
+        dict.set_item("__module__", "hlayout")?;
+        dict.set_item(
+            "__doc__",
+            "A mode index was past the rank (also an IndexError).",
+        )?;
+        let ty =
+            py.import("builtins")?
+                .getattr("type")?
+                .call1(("ModeOutOfRangeError", bases, dict))?;
+        Ok(ty.downcast_into::<PyType>()?.unbind())
+    })
+    .map(|t| t.bind(py))
+}
+
+/// `ModeOutOfRangeError` for mode `mode` (as the caller wrote it, negative
+/// counting from the end) of a rank-`rank` layout.
+pub(crate) fn mode_out_of_range(py: Python<'_>, mode: i64, rank: usize) -> PyErr {
+    let msg = format!("mode {mode} is out of range for rank {rank}");
+    let fields = vec![
+        ("mode", Field::Int(mode)),
+        ("rank", Field::Int(i64::try_from(rank).unwrap_or(i64::MAX))),
+    ];
+    match mode_out_of_range_type(py) {
+        Ok(ty) => raise_type(py, ty, msg, "ModeOutOfRange", fields),
+        Err(e) => e,
+    }
+}
+
 /// Adds the exception classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -154,7 +192,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "NoCommonRefinementError",
         py.get_type::<NoCommonRefinementError>(),
     )?;
-    m.add("ModeOutOfRangeError", py.get_type::<ModeOutOfRangeError>())?;
+    m.add("ModeOutOfRangeError", mode_out_of_range_type(py)?)?;
     m.add("ProfileTooLongError", py.get_type::<ProfileTooLongError>())?;
     m.add("TooDeepError", py.get_type::<TooDeepError>())?;
     m.add("BadMovementError", py.get_type::<BadMovementError>())?;
@@ -174,6 +212,7 @@ pub(crate) enum Field {
     OptInt(Option<i64>),
     OptStr(Option<String>),
     List(Vec<(usize, String, String, Vec<String>)>),
+    Strs(Vec<String>),
 }
 
 impl<'py> IntoPyObject<'py> for Field {
@@ -188,6 +227,7 @@ impl<'py> IntoPyObject<'py> for Field {
             Field::OptInt(v) => v.into_pyobject(py)?.into_any(),
             Field::OptStr(v) => v.into_pyobject(py)?.into_any(),
             Field::List(v) => v.into_pyobject(py)?.into_any(),
+            Field::Strs(v) => v.into_pyobject(py)?.into_any(),
         })
     }
 }
@@ -200,7 +240,18 @@ pub(crate) fn raise<E: pyo3::PyTypeInfo>(
     kind: &str,
     fields: Vec<(&'static str, Field)>,
 ) -> PyErr {
-    let err = PyErr::new::<E, _>(message);
+    raise_type(py, &py.get_type::<E>(), message, kind, fields)
+}
+
+/// [`raise`] with the class given as a value.
+fn raise_type(
+    py: Python<'_>,
+    ty: &Bound<'_, PyType>,
+    message: String,
+    kind: &str,
+    fields: Vec<(&'static str, Field)>,
+) -> PyErr {
+    let err = PyErr::from_type(ty.clone(), message);
     let value = err.value(py);
     let dict = PyDict::new(py);
     let mut ok = value.setattr("kind", kind).is_ok();
@@ -293,12 +344,9 @@ pub(crate) fn to_py(e: hlayout::Error) -> PyErr {
                 ("right_extent", Int(right_extent)),
             ],
         ),
-        E::ModeOutOfRange { mode, rank } => raise::<ModeOutOfRangeError>(
-            py,
-            msg,
-            "ModeOutOfRange",
-            vec![("mode", n(mode)), ("rank", n(rank))],
-        ),
+        E::ModeOutOfRange { mode, rank } => {
+            mode_out_of_range(py, i64::try_from(mode).unwrap_or(i64::MAX), rank)
+        }
         E::ProfileTooLong {
             profile_rank,
             layout_rank,
@@ -384,7 +432,8 @@ pub(crate) fn to_py(e: hlayout::Error) -> PyErr {
 }
 
 /// `FlattenError` for a layout's flatten report: `modes` lists, per offending
-/// top-level mode, `(mode, layout, coalesced, index_expressions)`.
+/// top-level mode, `(mode, layout, coalesced, index_expressions)`, and
+/// `reasons` each mode's sentence.
 pub(crate) fn flatten_error(report: &hlayout::FlattenReport) -> PyErr {
     let modes = report
         .modes()
@@ -398,22 +447,34 @@ pub(crate) fn flatten_error(report: &hlayout::FlattenReport) -> PyErr {
             )
         })
         .collect();
+    let reasons = report.modes().iter().map(|m| m.to_string()).collect();
     Python::with_gil(|py| {
         raise::<FlattenError>(
             py,
             report.to_string(),
             "Flatten",
-            vec![("modes", Field::List(modes))],
+            vec![
+                ("modes", Field::List(modes)),
+                ("reasons", Field::Strs(reasons)),
+            ],
         )
     })
 }
 
-/// `FlattenError` for a view's flatten report: `reasons` lists why.
-pub(crate) fn view_flatten_error(message: String, reasons: &[String]) -> PyErr {
+/// `FlattenError` for a view's flatten report: `reasons` lists why (one
+/// sentence per obstruction); `modes` is empty (a view's obstructions are not
+/// all modes).
+pub(crate) fn view_flatten_error(message: String, reasons: Vec<String>) -> PyErr {
     Python::with_gil(|py| {
-        let err = raise::<FlattenError>(py, message, "Flatten", vec![]);
-        let _ = err.value(py).setattr("reasons", reasons.to_vec());
-        err
+        raise::<FlattenError>(
+            py,
+            message,
+            "Flatten",
+            vec![
+                ("modes", Field::List(Vec::new())),
+                ("reasons", Field::Strs(reasons)),
+            ],
+        )
     })
 }
 

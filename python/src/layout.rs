@@ -8,8 +8,10 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use crate::convert::{int_list, int_tuple, offsets_to_py, tuple_to_py};
-use crate::errors::{flatten_error, IntoPy};
+use crate::composed::PyComposedLayout;
+use crate::convert::{int_list, int_tuple, offsets_buffer, offsets_to_py, tuple_to_py};
+use crate::errors::{flatten_error, mode_out_of_range, IntoPy};
+use crate::kernel::{self, PyKernel};
 
 /// A hierarchical layout `SHAPE:STRIDE`, row-major (last leaf fastest).
 ///
@@ -33,14 +35,35 @@ impl PyLayout {
     pub(crate) fn wrap(inner: Layout) -> PyLayout {
         PyLayout { inner }
     }
+
+    /// `Layout('SHAPE:STRIDE')`, the expression that rebuilds the layout.
+    pub(crate) fn repr(&self) -> String {
+        format!("Layout('{}')", self.inner)
+    }
 }
 
 /// A layout, or a sequence of layouts (one per trailing mode), as a tiler.
-fn tiler(obj: &Bound<'_, PyAny>) -> PyResult<Tiler> {
+pub(crate) fn tiler(obj: &Bound<'_, PyAny>) -> PyResult<Tiler> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(Tiler::Layout(l.get().inner.clone()));
     }
     Ok(Tiler::Modes(layouts(obj)?))
+}
+
+/// `k` as a mode index of a rank-`rank` layout, negative counting from the
+/// end; `ModeOutOfRangeError` outside.
+pub(crate) fn mode_index(k: isize, rank: usize) -> PyResult<usize> {
+    let i = if k < 0 {
+        rank.checked_sub(k.unsigned_abs())
+    } else {
+        Some(k.unsigned_abs())
+    };
+    match i {
+        Some(i) if i < rank => Ok(i),
+        _ => Err(Python::with_gil(|py| {
+            mode_out_of_range(py, i64::try_from(k).unwrap_or(i64::MAX), rank)
+        })),
+    }
 }
 
 /// A sequence of layouts.
@@ -107,7 +130,7 @@ impl PyLayout {
     }
 
     fn __repr__(&self) -> String {
-        format!("Layout('{}')", self.inner)
+        self.repr()
     }
 
     /// The shape as an int or nested tuple.
@@ -150,11 +173,11 @@ impl PyLayout {
         self.inner.rank()
     }
 
-    fn __getitem__(&self, k: usize) -> PyResult<PyLayout> {
-        self.inner
-            .mode(k)
-            .map(PyLayout::wrap)
-            .map_err(|e| pyo3::exceptions::PyIndexError::new_err(e.to_string()))
+    /// Mode `k` (negative counts from the end); `ModeOutOfRangeError` (an
+    /// `IndexError`) past the rank.
+    fn __getitem__(&self, k: isize) -> PyResult<PyLayout> {
+        let k = mode_index(k, self.inner.rank())?;
+        Ok(PyLayout::wrap(self.inner.mode(k).py()?))
     }
 
     /// `L(i)`: the offset of index `i`; `L((c0, c1))` or `L(c0, c1)`: the offset
@@ -173,7 +196,9 @@ impl PyLayout {
 
     /// Every index's offset, in index order: a NumPy array, or a list without NumPy.
     fn offsets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        offsets_to_py(py, self.inner.offsets().collect())
+        let mut all = offsets_buffer(self.inner.size())?;
+        all.extend(self.inner.offsets());
+        offsets_to_py(py, all)
     }
 
     /// The fewest modes with the same function; with `profile`, mode by mode.
@@ -196,15 +221,23 @@ impl PyLayout {
     }
 
     /// `self ∘ b` (exact: raises `NoCompositionError` when no layout is the
-    /// composition); a sequence of layouts composes mode by mode.
+    /// composition); a sequence of layouts composes mode by mode. With a
+    /// `ComposedLayout` `b`, the composed layout `b.left_compose(self)`.
     ///
     /// >>> Layout("(4,3,2):(6,48,1)").compose(Layout("(2,6,2):(12,2,1)"))
     /// Layout('(2,(2,3),2):(12,(6,48),1)')
-    fn compose(&self, b: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
+    fn compose<'py>(&self, b: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = b.py();
         if let Ok(l) = b.downcast::<PyLayout>() {
-            return Ok(PyLayout::wrap(self.inner.compose(&l.get().inner).py()?));
+            let r = PyLayout::wrap(self.inner.compose(&l.get().inner).py()?);
+            return Ok(Bound::new(py, r)?.into_any());
         }
-        Ok(PyLayout::wrap(self.inner.compose_by(&layouts(b)?).py()?))
+        if let Ok(c) = b.downcast::<PyComposedLayout>() {
+            let r = PyComposedLayout::wrap(c.get().inner.left_compose(&self.inner).py()?);
+            return Ok(Bound::new(py, r)?.into_any());
+        }
+        let r = PyLayout::wrap(self.inner.compose_by(&layouts(b)?).py()?);
+        Ok(Bound::new(py, r)?.into_any())
     }
 
     /// Composition with the row-major layout of `shape`.
@@ -338,7 +371,31 @@ impl PyLayout {
         hlayout::draw::layout_latex(&self.inner)
     }
 
-    // Kernel expressions (`src/codegen/`) are exposed here once the crate has them.
+    /// The kernel expressions of this layout (the crate's code generator):
+    /// over its row-major rank `i` (`input="linear"`, the default: a layout is
+    /// a function of its index) or over its top-level coordinates
+    /// `i0, i1, …` (`input="coords"`). Always valid.
+    ///
+    /// >>> Layout("(2,(2,2)):(2,(1,4))").kernel("coords").render("python")
+    /// ('i0 * 2 + i1 * 4 - i1 // 2 * 7', 'True')
+    #[pyo3(signature = (input="linear"))]
+    fn kernel(&self, input: &str) -> PyResult<PyKernel> {
+        kernel::build(self.repr(), input, |i| {
+            hlayout::codegen::layout(&self.inner, i)
+        })
+    }
+
+    /// `(index, valid)` of `kernel(input)` as text in `lang`
+    /// (`"c"`, `"cuda"`, `"rust"` or `"python"`).
+    ///
+    /// >>> Layout("(4,6):(1,4)").expr()
+    /// ('i * 4 - i / 6 * 23', '1')
+    #[pyo3(signature = (lang="c", input="linear"))]
+    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
+        let lang = kernel::lang(lang)?;
+        let k = hlayout::codegen::layout(&self.inner, kernel::input(input)?).py()?;
+        Ok(k.render(lang))
+    }
 
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
@@ -361,8 +418,8 @@ impl PyLayout {
 /// >>> v = FlatView((4, 3), (3, 1), offset=-3, mask=[(1, 4), (0, 3)])
 /// >>> v(0, 2) is None, v(1, 2)
 /// (True, 2)
-#[pyclass(name = "FlatView", module = "hlayout", frozen, eq)]
-#[derive(Clone, PartialEq)]
+#[pyclass(name = "FlatView", module = "hlayout", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PyFlatView {
     pub(crate) inner: FlatView,
 }
@@ -422,6 +479,14 @@ impl PyFlatView {
     }
 
     fn __repr__(&self) -> String {
+        self.repr()
+    }
+}
+
+impl PyFlatView {
+    /// `FlatView(shape, strides, offset=…, mask=…)`, the expression that
+    /// rebuilds the view.
+    pub(crate) fn repr(&self) -> String {
         let t = |v: &[i64]| {
             let s: Vec<String> = v.iter().map(i64::to_string).collect();
             if v.len() == 1 {

@@ -3,8 +3,10 @@
 //! stacks, the exact pair merge and the typed errors. Every algorithm is the
 //! crate's; this crate only converts arguments and answers.
 
+mod composed;
 mod convert;
 mod errors;
+mod kernel;
 mod layout;
 mod tuple;
 mod view;
@@ -18,6 +20,9 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<layout::PyFlatView>()?;
     m.add_class::<view::PyView>()?;
     m.add_class::<view::PyViewStack>()?;
+    m.add_class::<kernel::PyKernel>()?;
+    m.add_class::<composed::PySwizzle>()?;
+    m.add_class::<composed::PyComposedLayout>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::tuple_size, m)?)?;
@@ -26,7 +31,8 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tuple::shape_div, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::idx2crd, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::crd2idx, m)?)?;
-    m.add_function(wrap_pyfunction!(tuple::swizzle, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::crd2crd, m)?)?;
+    m.add_function(wrap_pyfunction!(tuple::common_refinement, m)?)?;
     errors::register(m)?;
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Integer-tuple helpers for Python (the pycute layer's arithmetic): sizes,
 //! compact strides, shape division and coordinate maps, all the crate's
-//! row-major functions; plus CuTe's swizzle function on offsets.
+//! row-major functions.
 
 use hlayout::tuple;
 use pyo3::prelude::*;
@@ -48,30 +48,35 @@ pub(crate) fn crd2idx(crd: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> PyRes
     tuple::crd2idx(&int_tuple(crd)?, &int_tuple(shape)?).py()
 }
 
-/// CuTe's `Swizzle<bits, base, shift>` applied to `offset`: the `bits` bits at
-/// `base + max(shift, 0)` are xor-ed into those at `base - min(shift, 0)`.
-/// O(1). (The crate's own swizzle replaces this once it lands in `src/algebra`.)
+/// `crd`, a coordinate of shape `src`, as the natural coordinate of shape
+/// `dst` (equal sizes; typically two members of one coordinate family).
+///
+/// >>> crd2crd((1, 3), (2, 4), (2, (2, 2)))
+/// (1, (1, 1))
 #[pyfunction]
-pub(crate) fn swizzle(bits: u32, base: u32, shift: i32, offset: i64) -> PyResult<i64> {
-    let bad = || {
-        pyo3::exceptions::PyValueError::new_err(format!(
-            "swizzle<{bits},{base},{shift}> needs bits + base + |shift| <= 62"
-        ))
-    };
-    let reach = bits
-        .checked_add(base)
-        .and_then(|v| v.checked_add(shift.unsigned_abs()))
-        .ok_or_else(bad)?;
-    if reach > 62 {
-        return Err(bad());
-    }
-    let mask: i64 = (1i64 << bits) - 1;
-    let yyy = mask << (i64::from(base) + i64::from(shift.max(0)));
-    let moved = offset & yyy;
-    let shifted = if shift >= 0 {
-        moved >> shift
-    } else {
-        moved << shift.unsigned_abs()
-    };
-    Ok(offset ^ shifted)
+pub(crate) fn crd2crd<'py>(
+    crd: &Bound<'py, PyAny>,
+    src: &Bound<'py, PyAny>,
+    dst: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = tuple::crd2crd(&int_tuple(crd)?, &int_tuple(src)?, &int_tuple(dst)?).py()?;
+    tuple_to_py(crd.py(), r.as_ref())
+}
+
+/// The common refinement of two shapes of equal size: `(ra, rb)`, the same
+/// leaves nested so that `a` is a coarsening of `ra` and `b` of `rb`;
+/// `NoCommonRefinementError` when extents do not divide each other.
+///
+/// >>> common_refinement((2, 12), (4, 6))
+/// ((2, (2, 6)), ((2, 2), 6))
+#[pyfunction]
+pub(crate) fn common_refinement<'py>(
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let (ra, rb) = tuple::common_refinement(&int_tuple(a)?, &int_tuple(b)?).py()?;
+    Ok((
+        tuple_to_py(a.py(), ra.as_ref())?,
+        tuple_to_py(a.py(), rb.as_ref())?,
+    ))
 }

@@ -2,14 +2,118 @@
 //! crate's hierarchical views, movement-op stacks and the exact pair merge.
 //! Movement ops return a new stack (the crate edits in place; the wrapper clones
 //! first, so Python values stay immutable like tinygrad's ShapeTracker).
+//!
+//! A view's value has no text form the crate parses back, so each wrapper also
+//! keeps its *recipe*, the constructor and movement ops that made it, and
+//! `repr` prints the recipe as a Python expression that rebuilds an equal
+//! value (`str` prints the value).
+
+use std::sync::Arc;
 
 use hlayout::{FlatView, View, ViewStack};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::convert::offsets_to_py;
+use crate::convert::{filled_offsets, offsets_to_py};
 use crate::errors::{view_flatten_error, IntoPy};
+use crate::kernel::{self, PyKernel};
 use crate::layout::{PyFlatView, PyLayout};
+
+/// One movement op as the Python call that applied it.
+enum Op {
+    Reshape(Vec<i64>),
+    Permute(Vec<usize>),
+    Expand(Vec<i64>),
+    Pad(Vec<(i64, i64)>),
+    Shrink(Vec<(i64, i64)>),
+    Flip(Vec<bool>),
+    Stride(Vec<i64>),
+}
+
+/// Python list text of `items`, each written by `f`.
+fn list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
+    let parts: Vec<String> = items.iter().map(f).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn ints(v: &[i64]) -> String {
+    list(v, i64::to_string)
+}
+
+fn pairs(v: &[(i64, i64)]) -> String {
+    list(v, |(a, b)| format!("({a}, {b})"))
+}
+
+impl Op {
+    /// `.name(arg)`.
+    fn call(&self) -> String {
+        match self {
+            Op::Reshape(s) => format!(".reshape({})", ints(s)),
+            Op::Permute(p) => format!(".permute({})", list(p, usize::to_string)),
+            Op::Expand(s) => format!(".expand({})", ints(s)),
+            Op::Pad(a) => format!(".pad({})", pairs(a)),
+            Op::Shrink(a) => format!(".shrink({})", pairs(a)),
+            Op::Flip(f) => format!(
+                ".flip({})",
+                list(f, |&b| (if b { "True" } else { "False" }).to_string())
+            ),
+            Op::Stride(s) => format!(".stride({})", ints(s)),
+        }
+    }
+}
+
+/// How a stack was made: a constructor, then ops (each node points at the
+/// stack it was applied to, so a chain shares its prefix).
+enum Recipe {
+    New(Vec<i64>),
+    FromLayout(String),
+    Then(Arc<Recipe>, Op),
+}
+
+impl Recipe {
+    /// The Python expression that replays the recipe.
+    fn text(&self) -> String {
+        let mut calls = Vec::new();
+        let mut at = self;
+        loop {
+            match at {
+                Recipe::Then(parent, op) => {
+                    calls.push(op.call());
+                    at = parent;
+                }
+                Recipe::New(shape) => {
+                    calls.push(format!("ViewStack({})", ints(shape)));
+                    break;
+                }
+                Recipe::FromLayout(layout) => {
+                    calls.push(format!("ViewStack.from_layout({layout})"));
+                    break;
+                }
+            }
+        }
+        calls.reverse();
+        calls.concat()
+    }
+}
+
+impl Drop for Recipe {
+    /// Unlinks a long chain iteratively (the default drop would recurse once
+    /// per op).
+    fn drop(&mut self) {
+        let Recipe::Then(parent, _) = self else {
+            return;
+        };
+        let mut next = std::mem::replace(parent, Arc::new(Recipe::New(Vec::new())));
+        while let Ok(mut owned) = Arc::try_unwrap(next) {
+            match &mut owned {
+                Recipe::Then(p, _) => {
+                    next = std::mem::replace(p, Arc::new(Recipe::New(Vec::new())));
+                }
+                _ => return,
+            }
+        }
+    }
+}
 
 /// One hierarchical view: a tensor coordinate to a buffer offset, with validity
 /// as affine constraints.
@@ -17,10 +121,28 @@ use crate::layout::{PyFlatView, PyLayout};
 /// >>> v = ViewStack([3]).pad([(1, 1)]).views[0]
 /// >>> v(0) is None, v(1), v.constraints
 /// (True, 0, [([1], 1, 4)])
-#[pyclass(name = "View", module = "hlayout", frozen, eq)]
-#[derive(Clone, PartialEq)]
+#[pyclass(name = "View", module = "hlayout", frozen, eq, hash)]
+#[derive(Clone)]
 pub(crate) struct PyView {
     pub(crate) inner: View,
+    /// The Python expression that rebuilds the view.
+    recipe: Arc<str>,
+}
+
+impl PartialEq for PyView {
+    /// Views are equal when their values are (the recipes do not count).
+    fn eq(&self, other: &PyView) -> bool {
+        self.inner == other.inner
+    }
+}
+
+impl Eq for PyView {}
+
+impl std::hash::Hash for PyView {
+    /// The value's hash, as equality (the recipe does not count).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.inner.hash(state);
+    }
 }
 
 #[pymethods]
@@ -30,6 +152,7 @@ impl PyView {
     fn contiguous(shape: Vec<i64>) -> PyResult<PyView> {
         Ok(PyView {
             inner: View::contiguous(&shape).py()?,
+            recipe: format!("View.contiguous({})", ints(&shape)).into(),
         })
     }
 
@@ -39,6 +162,7 @@ impl PyView {
     fn from_layout(layout: &PyLayout, offset: i64) -> PyView {
         PyView {
             inner: View::from_layout(&layout.inner, offset),
+            recipe: format!("View.from_layout({}, {offset})", layout.repr()).into(),
         }
     }
 
@@ -47,6 +171,7 @@ impl PyView {
     fn from_flat(flat: &PyFlatView) -> PyResult<PyView> {
         Ok(PyView {
             inner: View::from_flat(&flat.inner).py()?,
+            recipe: format!("View.from_flat({})", flat.repr()).into(),
         })
     }
 
@@ -107,7 +232,9 @@ impl PyView {
     /// NumPy array, or a list without NumPy.
     #[pyo3(signature = (invalid=-1))]
     fn offsets<'py>(&self, py: Python<'py>, invalid: i64) -> PyResult<Bound<'py, PyAny>> {
-        let all = self.inner.offsets().map(|o| o.unwrap_or(invalid)).collect();
+        let all = filled_offsets(self.inner.size(), |buf| {
+            self.inner.fill_offsets(buf, invalid)
+        })?;
         offsets_to_py(py, all)
     }
 
@@ -119,7 +246,7 @@ impl PyView {
             .map(|inner| PyFlatView { inner })
             .map_err(|r| {
                 let reasons: Vec<String> = r.obstructions().iter().map(|o| o.to_string()).collect();
-                view_flatten_error(r.to_string(), &reasons)
+                view_flatten_error(r.to_string(), reasons)
             })
     }
 
@@ -133,12 +260,37 @@ impl PyView {
         hlayout::draw::view_latex(&self.inner)
     }
 
+    /// The kernel expressions of this view (the crate's code generator): over
+    /// its coordinates `i0, i1, …` (`input="coords"`, the default: a view is a
+    /// function of a tensor coordinate) or its row-major rank `i`
+    /// (`input="linear"`), with the validity of padding.
+    ///
+    /// >>> ViewStack([4, 4]).pad([(1, 1), (0, 0)]).views[0].kernel().render("python")
+    /// ('i0 * 4 + i1 - 4', 'i0 >= 1 and i0 < 5')
+    #[pyo3(signature = (input="coords"))]
+    fn kernel(&self, input: &str) -> PyResult<PyKernel> {
+        kernel::build(self.recipe.to_string(), input, |i| {
+            hlayout::codegen::view(&self.inner, i)
+        })
+    }
+
+    /// `(index, valid)` of `kernel(input)` as text in `lang` (`"c"`,
+    /// `"cuda"`, `"rust"` or `"python"`).
+    #[pyo3(signature = (lang="c", input="coords"))]
+    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
+        let lang = kernel::lang(lang)?;
+        let k = hlayout::codegen::view(&self.inner, kernel::input(input)?).py()?;
+        Ok(k.render(lang))
+    }
+
+    /// The view's value: layout, `+offset`, windows, `if` constraints.
     fn __str__(&self) -> String {
         self.inner.to_string()
     }
 
+    /// The Python expression that rebuilds the view (its recipe).
     fn __repr__(&self) -> String {
-        format!("<hlayout.View {}>", self.inner)
+        self.recipe.to_string()
     }
 }
 
@@ -151,18 +303,28 @@ impl PyView {
 /// >>> len(s.reshape([4, 25]))
 /// 2
 #[pyclass(name = "ViewStack", module = "hlayout", frozen, eq)]
-#[derive(Clone, PartialEq)]
 pub(crate) struct PyViewStack {
     inner: ViewStack,
+    recipe: Arc<Recipe>,
+}
+
+impl PartialEq for PyViewStack {
+    /// Stacks are equal when their views are (the recipes do not count).
+    fn eq(&self, other: &PyViewStack) -> bool {
+        self.inner == other.inner
+    }
 }
 
 impl PyViewStack {
+    /// The stack after `op` (on a copy), recorded as `step`.
     fn then(
         &self,
+        step: Op,
         op: impl FnOnce(ViewStack) -> hlayout::Result<ViewStack>,
     ) -> PyResult<PyViewStack> {
         Ok(PyViewStack {
             inner: op(self.inner.clone()).py()?,
+            recipe: Arc::new(Recipe::Then(self.recipe.clone(), step)),
         })
     }
 }
@@ -174,6 +336,7 @@ impl PyViewStack {
     fn new(shape: Vec<i64>) -> PyResult<PyViewStack> {
         Ok(PyViewStack {
             inner: ViewStack::new(&shape).py()?,
+            recipe: Arc::new(Recipe::New(shape)),
         })
     }
 
@@ -182,51 +345,57 @@ impl PyViewStack {
     fn from_layout(layout: &PyLayout) -> PyViewStack {
         PyViewStack {
             inner: ViewStack::from_layout(&layout.inner),
+            recipe: Arc::new(Recipe::FromLayout(layout.repr())),
         }
     }
 
     /// Reshape to `shape` (same number of elements).
     fn reshape(&self, shape: Vec<i64>) -> PyResult<PyViewStack> {
-        self.then(|s| s.reshape(&shape))
+        self.then(Op::Reshape(shape.clone()), |s| s.reshape(&shape))
     }
 
     /// Reorder the dimensions: new dimension `k` is old dimension `order[k]`.
     fn permute(&self, order: Vec<usize>) -> PyResult<PyViewStack> {
-        self.then(|s| s.permute(&order))
+        self.then(Op::Permute(order.clone()), |s| s.permute(&order))
     }
 
     /// Broadcast extent-1 dimensions to `shape`.
     fn expand(&self, shape: Vec<i64>) -> PyResult<PyViewStack> {
-        self.then(|s| s.expand(&shape))
+        self.then(Op::Expand(shape.clone()), |s| s.expand(&shape))
     }
 
     /// Pad each dimension by `(before, after)` invalid elements.
     fn pad(&self, arg: Vec<(i64, i64)>) -> PyResult<PyViewStack> {
-        self.then(|s| s.pad(&arg))
+        self.then(Op::Pad(arg.clone()), |s| s.pad(&arg))
     }
 
     /// Keep `[begin, end)` of each dimension.
     fn shrink(&self, arg: Vec<(i64, i64)>) -> PyResult<PyViewStack> {
-        self.then(|s| s.shrink(&arg))
+        self.then(Op::Shrink(arg.clone()), |s| s.shrink(&arg))
     }
 
     /// Reverse the dimensions whose flag is true.
     fn flip(&self, flags: Vec<bool>) -> PyResult<PyViewStack> {
-        self.then(|s| s.flip(&flags))
+        self.then(Op::Flip(flags.clone()), |s| s.flip(&flags))
     }
 
     /// Take every `steps[k]`-th element of dimension `k` (negative: from the end).
     fn stride(&self, steps: Vec<i64>) -> PyResult<PyViewStack> {
-        self.then(|s| s.stride(&steps))
+        self.then(Op::Stride(steps.clone()), |s| s.stride(&steps))
     }
 
     /// The views, bottom (reading the buffer) first.
     #[getter]
     fn views(&self) -> Vec<PyView> {
+        let stack = self.recipe.text();
         self.inner
             .views()
             .iter()
-            .map(|v| PyView { inner: v.clone() })
+            .enumerate()
+            .map(|(k, v)| PyView {
+                inner: v.clone(),
+                recipe: format!("{stack}.views[{k}]").into(),
+            })
             .collect()
     }
 
@@ -257,25 +426,58 @@ impl PyViewStack {
     /// NumPy array, or a list without NumPy.
     #[pyo3(signature = (invalid=-1))]
     fn offsets<'py>(&self, py: Python<'py>, invalid: i64) -> PyResult<Bound<'py, PyAny>> {
-        let all = self.inner.offsets().map(|o| o.unwrap_or(invalid)).collect();
+        let all = filled_offsets(self.inner.size(), |buf| {
+            self.inner.fill_offsets(buf, invalid)
+        })?;
         offsets_to_py(py, all)
     }
 
-    /// An SVG picture of the top view's offsets grid (for Jupyter).
-    fn _repr_svg_(&self) -> String {
-        let views = self.inner.views();
-        views
-            .last()
-            .map(hlayout::draw::view_svg)
-            .unwrap_or_default()
+    /// An SVG picture of the offsets grid of a one-view stack (for Jupyter);
+    /// `None` for a stack of several views, whose top view holds indices into
+    /// the view below rather than offsets (draw `views[k]` instead).
+    fn _repr_svg_(&self) -> Option<String> {
+        match self.inner.views() {
+            [v] => Some(hlayout::draw::view_svg(v)),
+            _ => None,
+        }
     }
 
+    /// The kernel expressions of the whole stack (the crate's code
+    /// generator): the top view at the input, each view below at the index
+    /// of the view above, every view's validity combined. Over the
+    /// coordinates `i0, i1, …` (`input="coords"`, the default) or the
+    /// row-major rank `i` (`input="linear"`).
+    ///
+    /// >>> k = ViewStack([4, 6]).permute([1, 0]).reshape([24]).kernel()
+    /// >>> k.render("c"), k.div_mod_count
+    /// (('i0 * 6 - i0 / 4 * 23', '1'), 1)
+    #[pyo3(signature = (input="coords"))]
+    fn kernel(&self, input: &str) -> PyResult<PyKernel> {
+        kernel::build(self.recipe.text(), input, |i| {
+            hlayout::codegen::stack(&self.inner, i)
+        })
+    }
+
+    /// `(index, valid)` of `kernel(input)` as text in `lang` (`"c"`,
+    /// `"cuda"`, `"rust"` or `"python"`).
+    #[pyo3(signature = (lang="c", input="coords"))]
+    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
+        let lang = kernel::lang(lang)?;
+        let k = hlayout::codegen::stack(&self.inner, kernel::input(input)?).py()?;
+        Ok(k.render(lang))
+    }
+
+    /// The views' values, bottom first, separated by ` | `.
     fn __str__(&self) -> String {
         self.inner.to_string()
     }
 
+    /// The Python expression that rebuilds the stack (its recipe).
+    ///
+    /// >>> ViewStack([10, 10]).permute([1, 0]).reshape([100])
+    /// ViewStack([10, 10]).permute([1, 0]).reshape([100])
     fn __repr__(&self) -> String {
-        format!("<hlayout.ViewStack {}>", self.inner)
+        self.recipe.text()
     }
 }
 

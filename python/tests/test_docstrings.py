@@ -21,4 +21,4 @@ def test_native_docstring_examples():
                     result = runner.run(test)
                     assert result.failed == 0, test.name
                     ran += result.attempted
-    assert ran >= 10
+    assert ran >= 56  # every example of the native docstrings (as of the kernel and swizzle bindings)

@@ -8,7 +8,7 @@ import pytest
 
 import hlayout
 import hlayout.pycute as cute
-from conftest import load
+from refdata import load
 
 
 def colex_eval(shape, stride, i):
@@ -143,3 +143,32 @@ def test_pycute_suite_through_the_native_api(case):
         l = hlayout.Layout(req["layout"])
         c = l.coalesce()
         assert all(c(i) == l(i) for i in range(l.size))
+
+
+# What `from pycute.<module> import *` gives with NVIDIA's pycute 4.2 (CUTLASS
+# v4.2.0, listed from the nvidia-cutlass 4.2.0.0 wheel).
+PYCUTE_INT_TUPLE = {
+    "Integer", "Union", "chain", "crd2crd", "crd2idx", "elem_scale", "flatten", "has_none",
+    "idx2crd", "inner_product", "is_int", "is_tuple", "prefix_product", "product", "reduce",
+    "shape_div", "signum", "slice_", "tuple_max"}
+PYCUTE_LAYOUT = PYCUTE_INT_TUPLE | {
+    "Layout", "LayoutBase", "coalesce", "complement", "composition", "cosize", "filter",
+    "hier_unzip", "is_layout", "left_inverse", "logical_divide", "logical_product", "make_layout",
+    "right_inverse", "size", "slice_and_offset", "tiled_divide", "tiled_product", "zipped_divide",
+    "zipped_product"}
+PYCUTE_SWIZZLE = PYCUTE_LAYOUT | {"ComposedLayout", "Swizzle", "shiftl", "shiftr"}
+PYCUTE_TYPING = {"ABC", "Integer"}
+
+
+@pytest.mark.parametrize("module,names", [
+    ("hlayout.pycute", PYCUTE_SWIZZLE | PYCUTE_TYPING), ("hlayout.pycute.int_tuple", PYCUTE_INT_TUPLE),
+    ("hlayout.pycute.layout", PYCUTE_LAYOUT), ("hlayout.pycute.swizzle", PYCUTE_SWIZZLE),
+    ("hlayout.pycute.typing", PYCUTE_TYPING)])
+def test_star_imports_give_pycutes_names(module, names):
+    ns = {}
+    exec(f"from {module} import *", ns)
+    assert {n for n in ns if not n.startswith("_")} == names
+    for n in names - {"ABC", "Union", "chain", "reduce"}:
+        assert ns[n] is getattr(cute, n)  # one object, whichever module it comes from
+    for sub in ("int_tuple", "layout", "swizzle", "typing"):
+        assert getattr(cute, sub).__name__ == f"hlayout.pycute.{sub}"

@@ -11,7 +11,7 @@ os.environ.setdefault("PYTHON", "1")
 tinygrad = pytest.importorskip("tinygrad")
 
 import hlayout.tinygrad as plugin  # noqa: E402
-from conftest import load  # noqa: E402
+from refdata import load  # noqa: E402
 from tinygrad.shape.shapetracker import ShapeTracker  # noqa: E402
 from tinygrad.shape.view import View  # noqa: E402
 
@@ -97,3 +97,20 @@ def test_fuzzer_pair_merges(installed):
     v1 = View.create((2, 4, 2, 2), (4, 0, -2, -1), 3)
     v = v0 + v1
     assert v == View.create((2, 4, 2, 2), (2, 0, 0, -1), 1, ((0, 2), (0, 4), (0, 1), (0, 2)))
+
+
+def test_install_refuses_another_tinygrad(monkeypatch):
+    was = plugin.installed()
+    plugin.uninstall()
+    add = View.__add__
+    monkeypatch.setattr(plugin, "_tinygrad_version", lambda: "0.11.0")
+    with pytest.raises(RuntimeError, match="0.11.0"):
+        plugin.install()
+    assert not plugin.installed() and View.__add__ is add
+    plugin.install(force=True)
+    assert plugin.installed()
+    plugin.uninstall()
+    monkeypatch.undo()
+    assert plugin._tinygrad_version() == plugin.SUPPORTED  # the version the suite runs on
+    if was:
+        plugin.install()

@@ -5,7 +5,7 @@ import pytest
 
 import hlayout
 from hlayout import FlatView, ViewStack
-from conftest import load
+from refdata import load
 
 CHAINS = load("tinygrad_chains.json")
 PAIRS = load("merge_pairs.json")

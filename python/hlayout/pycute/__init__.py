@@ -30,11 +30,17 @@ input with a valid answer), this module raises ``hlayout.HlayoutError`` (a
 """
 
 import abc as _abc
+from abc import ABC
 from functools import lru_cache as _lru_cache
+from functools import reduce
+from itertools import chain
+from typing import Union
 
 from .. import _hlayout as _hl
 
 __all__ = [
+    # the standard-library names pycute's star imports carry along
+    "ABC", "Union", "chain", "reduce",
     # typing
     "Integer",
     # int_tuple
@@ -69,6 +75,33 @@ def install_as_pycute():
     sys.modules["pycute"] = sys.modules[__name__]
     for sub in ("int_tuple", "layout", "swizzle", "typing"):
         sys.modules["pycute." + sub] = importlib.import_module(f"{__name__}.{sub}")
+
+
+# ---------------------------------------------------------------- errors
+
+def _error(cls, message, kind, **fields):
+    """An ``hlayout`` exception raised here rather than by the crate, carrying
+    ``kind`` and ``fields`` (and each field as an attribute) as the crate's do."""
+    e = cls(message)
+    e.kind, e.fields = kind, dict(fields)
+    for name, value in fields.items():
+        setattr(e, name, value)
+    return e
+
+
+def _not_congruent(what, left, right):
+    return _error(_hl.NotCongruentError, f"{what} are not congruent: {left} vs {right}",
+                  "NotCongruent", what=what, left=str(left), right=str(right))
+
+
+def _out_of_domain(what):
+    return _error(_hl.OutOfDomainError, f"out of domain: {what}", "OutOfDomain", what=what)
+
+
+def _profile_too_long(profile, layout):
+    return _error(_hl.ProfileTooLongError,
+                  f"profile {profile} has {len(profile)} modes but the layout {layout} only {len(layout)}",
+                  "ProfileTooLong", profile_rank=len(profile), layout_rank=len(layout))
 
 
 # ---------------------------------------------------------------- typing
@@ -129,10 +162,10 @@ def inner_product(a, b):
     """Sum of the products of congruent leaves of ``a`` and ``b``."""
     if is_tuple(a):
         if not is_tuple(b) or len(a) != len(b):
-            raise _hl.NotCongruentError(f"inner_product of {a} and {b}")
+            raise _not_congruent("inner_product operands", a, b)
         return sum(inner_product(x, y) for x, y in zip(a, b))
     if is_tuple(b):
-        raise _hl.NotCongruentError(f"inner_product of {a} and {b}")
+        raise _not_congruent("inner_product operands", a, b)
     return a * b
 
 
@@ -145,7 +178,7 @@ def elem_scale(a, b):
     """Leaf-wise ``a * b``; an int ``a`` scales by the product of a tuple ``b``."""
     if is_tuple(a):
         if not is_tuple(b) or len(a) != len(b):
-            raise _hl.NotCongruentError(f"elem_scale of {a} and {b}")
+            raise _not_congruent("elem_scale operands", a, b)
         return tuple(elem_scale(x, y) for x, y in zip(a, b))
     return a * product(b)
 
@@ -158,7 +191,7 @@ def shape_div(a, b):
     """
     if is_tuple(a) and is_tuple(b):
         if len(a) != len(b):
-            raise _hl.NotCongruentError(f"shape_div of {a} and {b}")
+            raise _not_congruent("shape_div operands", a, b)
         return tuple(shape_div(x, y) for x, y in zip(a, b))
     if is_tuple(b):
         b = product(b)
@@ -181,7 +214,7 @@ def prefix_product(a, init=1):
     """
     if is_tuple(init):
         if not is_tuple(a) or len(a) != len(init):
-            raise _hl.NotCongruentError(f"prefix_product of {a} with init {init}")
+            raise _not_congruent("prefix_product shape and init", a, init)
         return tuple(prefix_product(x, i) for x, i in zip(a, init))
     if a == ():
         return ()
@@ -192,7 +225,7 @@ def idx2crd(idx, shape, stride=None):
     """The coordinate of index ``idx`` in ``shape`` (colexicographic)."""
     if is_tuple(idx):
         if not is_tuple(shape) or len(idx) != len(shape):
-            raise _hl.NotCongruentError(f"idx2crd of {idx} in {shape}")
+            raise _not_congruent("idx2crd index and shape", idx, shape)
         stride = prefix_product(shape) if stride is None else stride
         return tuple(idx2crd(i, s, d) for i, s, d in zip(idx, shape, stride))
     if stride is None and is_tuple(shape) and 0 <= idx < product(shape):
@@ -221,7 +254,8 @@ def crd2idx(crd, shape, stride=None):
         stride = prefix_product(shape)
     if is_tuple(crd):
         if not is_tuple(shape) or len(crd) != len(shape) or len(shape) != len(stride):
-            raise _hl.NotCompatibleError(f"coordinate {crd} for shape {shape}")
+            raise _error(_hl.NotCompatibleError, f"{crd} is not a coarsening of shape {shape}",
+                         "NotCompatible", coord=str(crd), shape=str(shape))
         return sum(crd2idx(c, s, d) for c, s, d in zip(crd, shape, stride))
     if crd is None:
         crd = 0
@@ -235,7 +269,7 @@ def crd2crd(crd, dst_shape, src_shape=None):
     if is_tuple(crd):
         if is_tuple(dst_shape):
             if len(crd) != len(dst_shape):
-                raise _hl.NotCongruentError(f"crd2crd of {crd} into {dst_shape}")
+                raise _not_congruent("crd2crd coordinate and shape", crd, dst_shape)
             return tuple(crd2crd(x, y) for x, y in zip(crd, dst_shape))
         if src_shape is None:
             raise ValueError("crd2crd of a tuple into an int needs src_shape")
@@ -243,7 +277,7 @@ def crd2crd(crd, dst_shape, src_shape=None):
     if is_tuple(dst_shape):
         return idx2crd(crd, dst_shape)
     if not crd < dst_shape:
-        raise _hl.OutOfDomainError(f"coordinate {crd} in a mode of size {dst_shape}")
+        raise _out_of_domain(f"coordinate {crd} in a mode of size {dst_shape}")
     return crd
 
 
@@ -251,7 +285,7 @@ def slice_(crd, trg):
     """The parts of ``trg`` paired with ``None`` in ``crd``, flattened one level."""
     if is_tuple(crd):
         if not is_tuple(trg) or len(crd) != len(trg):
-            raise _hl.NotCongruentError(f"slice of {trg} by {crd}")
+            raise _not_congruent("slice coordinate and target", crd, trg)
         out = []
         for c, t in zip(crd, trg):
             out.extend(slice_(c, t))
@@ -358,32 +392,58 @@ def cosize(layout):
 
 def _by_mode(op, layout, profile):
     """Applies ``op`` to the leading modes paired with ``profile``'s entries."""
+    if isinstance(layout, ComposedLayout):
+        raise _no_composed_op("a by-mode tiler or profile", layout)
     if len(layout) < len(profile):
-        raise _hl.ProfileTooLongError(
-            f"profile {profile} has {len(profile)} modes but the layout {layout} only {len(layout)}")
+        raise _profile_too_long(profile, layout)
     return make_layout([op(layout[i], p) for i, p in enumerate(profile)]
                        + [layout[i] for i in range(len(profile), len(layout))])
+
+
+# The crate's operations on a composed layout (CuTe's rules: they act on the
+# inner layout and keep the swizzle and the offset).
+_COMPOSED_OPS = {"coalesce", "compose", "complement", "logical_divide", "logical_product"}
+
+
+def _no_composed_op(what, layout):
+    return _error(_hl.PreconditionError, f"{what} of the composed layout {layout}: not defined",
+                  "Precondition", op=what, layout=str(layout),
+                  rule="composed layouts have composition, divides, products, coalesce and complement")
+
+
+def _apply(name, a, *args):
+    """``name`` on ``a``'s crate form with the layouts ``args``, mirrored back."""
+    native = [b._native() if is_layout(b) else b for b in args]
+    if isinstance(a, ComposedLayout):
+        if name not in _COMPOSED_OPS:
+            raise _no_composed_op(name, a)
+        r = getattr(_composed_native(a), name)(*native)
+    else:
+        r = getattr(a._native(), name)(*native)
+    return _from_composed(r) if isinstance(r, _hl.ComposedLayout) else _from_native(r)
 
 
 def coalesce(layout, profile=None):
     """The fewest modes with the same function (by mode with a tuple ``profile``)."""
     if is_tuple(profile):
         return _by_mode(coalesce, layout, profile)
-    return _from_native(layout._native().coalesce())
+    return _apply("coalesce", layout)
 
 
 def filter(layout, profile=None):  # noqa: A001 (pycute's name)
     """Drops stride-0 and extent-1 modes, then coalesces."""
     if is_tuple(profile):
         return _by_mode(filter, layout, profile)
-    return _from_native(layout._native().filter())
+    return _apply("filter", layout)
 
 
 def composition(layoutA, layoutB):
     """``layoutA ∘ layoutB``; exact: raises ``NoCompositionError`` when no layout is.
 
     ``layoutB`` may be an int (a contiguous tile), ``None`` (keep ``layoutA``) or
-    a tuple of those and layouts, applied mode by mode.
+    a tuple of those and layouts, applied mode by mode. Either may be a
+    swizzled ``ComposedLayout`` (``A ∘ C`` needs ``A`` to scale by a power of
+    two; ``PreconditionError`` otherwise).
     """
     if layoutB is None:
         return layoutA
@@ -391,14 +451,19 @@ def composition(layoutA, layoutB):
         layoutB = Layout(layoutB)
     if is_tuple(layoutB):
         return _by_mode(composition, layoutA, layoutB)
-    return _from_native(layoutA._native().compose(layoutB._native()))
+    if isinstance(layoutB, ComposedLayout):
+        if isinstance(layoutA, ComposedLayout):
+            raise _no_composed_op("composition with another composed layout", layoutA)
+        return _from_composed(_composed_native(layoutB).left_compose(layoutA._native()))
+    return _apply("compose", layoutA, layoutB)
 
 
 def complement(layout, max_idx=1):
-    """The layout filling the gaps of ``layout`` up to ``max_idx``."""
+    """The layout filling the gaps of ``layout`` up to ``max_idx`` (of a
+    composed layout: of its inner layout, as CuTe does)."""
     if is_int(layout):
         layout = Layout(layout)
-    return _from_native(layout._native().complement(max_idx))
+    return _apply("complement", layout, max_idx)
 
 
 def right_inverse(layout):
@@ -407,7 +472,7 @@ def right_inverse(layout):
         return None
     if is_int(layout):
         return Layout(layout)
-    return _from_native(layout._native().right_inverse())
+    return _apply("right_inverse", layout)
 
 
 def left_inverse(layout):
@@ -416,7 +481,7 @@ def left_inverse(layout):
         return None
     if is_int(layout):
         return Layout(layout)
-    return _from_native(layout._native().left_inverse())
+    return _apply("left_inverse", layout)
 
 
 def logical_divide(layoutA, layoutB):
@@ -427,7 +492,7 @@ def logical_divide(layoutA, layoutB):
         layoutB = Layout(layoutB)
     if is_tuple(layoutB):
         return _by_mode(logical_divide, layoutA, layoutB)
-    return _from_native(layoutA._native().logical_divide(layoutB._native()))
+    return _apply("logical_divide", layoutA, layoutB)
 
 
 def logical_product(layoutA, layoutB):
@@ -438,18 +503,19 @@ def logical_product(layoutA, layoutB):
         layoutB = Layout(layoutB)
     if is_tuple(layoutB):
         return _by_mode(logical_product, layoutA, layoutB)
-    return _from_native(layoutA._native().logical_product(layoutB._native()))
+    return _apply("logical_product", layoutA, layoutB)
 
 
 def hier_unzip(splitter, layoutA, layoutB):
     """Applies ``splitter`` mode by mode and gathers the results' first modes
     into one mode and the rest into another."""
+    if isinstance(layoutA, ComposedLayout) and (layoutB is None or is_tuple(layoutB)):
+        raise _no_composed_op("a by-mode tiler", layoutA)
     if layoutB is None:
         return make_layout(Layout(1, 0), layoutA)
     if is_tuple(layoutB):
         if len(layoutA) < len(layoutB):
-            raise _hl.ProfileTooLongError(
-                f"tiler {layoutB} has more modes than the layout {layoutA}")
+            raise _profile_too_long(layoutB, layoutA)
         split = [hier_unzip(splitter, layoutA[i], b) for i, b in enumerate(layoutB)]
         rest = [layoutA[i] for i in range(len(layoutB), len(layoutA))]
         return make_layout(make_layout([s[0] for s in split]),
@@ -498,39 +564,42 @@ def shiftl(a, s):
 
 
 class Swizzle:
-    """CuTe's ``Swizzle<bits, base, shift>``: xors ``bits`` bits at
-    ``base + max(shift, 0)`` into those at ``base - min(shift, 0)``.
+    """CuTe's ``Swizzle<bits, base, shift>`` (the crate's ``hlayout.Swizzle``):
+    xors the ``bits`` bits at ``base + max(shift, 0)`` into those ``shift``
+    places lower (higher for a negative ``shift``).
 
     >>> Swizzle(2, 0, 3)(0b11000)
     27
+    >>> Swizzle(2, 0, 3), str(Swizzle(2, 0, 3)), Swizzle(2, 0, 3).size()
+    (Swizzle(2,0,3), 'SW_2_0_3', 32)
+
+    Raises ``PreconditionError`` (a ``ValueError``) unless ``bits, base >= 0``,
+    ``|shift| >= bits`` and ``bits + base + |shift| <= 63``.
     """
 
     def __init__(self, bits, base, shift):
-        if bits < 0 or base < 0 or abs(shift) < bits:
-            raise _hl.PreconditionError(
-                f"Swizzle({bits},{base},{shift}) needs bits >= 0, base >= 0, |shift| >= bits")
+        self._native = _hl.Swizzle(bits, base, shift)
         self.bits, self.base, self.shift = bits, base, shift
         mask = (1 << bits) - 1
         self.yyy_msk = mask << (base + max(0, shift))
         self.zzz_msk = mask << (base - min(0, shift))
 
     def __call__(self, offset):
-        return _hl.swizzle(self.bits, self.base, self.shift, offset)
+        return self._native(offset)
 
     def size(self):
-        """Size of the domain."""
+        """Size of the domain: ``2**(bits + base + |shift|)``."""
         return 1 << (self.bits + self.base + abs(self.shift))
 
     def cosize(self):
-        """Size of the codomain."""
+        """Size of the codomain (that of the domain)."""
         return self.size()
 
     def __eq__(self, other):
-        return isinstance(other, Swizzle) and (self.bits, self.base, self.shift) == (
-            other.bits, other.base, other.shift)
+        return isinstance(other, Swizzle) and self._native == other._native
 
     def __hash__(self):
-        return hash((self.bits, self.base, self.shift))
+        return hash(self._native)
 
     def __str__(self):
         return f"SW_{self.bits}_{self.base}_{self.shift}"
@@ -539,11 +608,37 @@ class Swizzle:
         return f"Swizzle({self.bits},{self.base},{self.shift})"
 
 
+def _swizzle_from_native(sw):
+    return Swizzle(sw.bits, sw.base, sw.shift)
+
+
 class ComposedLayout(LayoutBase):
-    """``layoutB ∘ (offset + layoutA)``, e.g. a swizzle over a layout."""
+    """``layoutB ∘ (offset + layoutA)``: CuTe's ``ComposedLayout``, e.g. a
+    swizzle over a layout.
+
+    With a ``Swizzle`` after an integer offset after a ``Layout`` (CuTe's
+    swizzled tiles), it is the crate's ``hlayout.ComposedLayout`` and has the
+    algebra pycute lacks: ``composition`` with a layout on either side,
+    ``logical_divide``, ``zipped_divide``, ``logical_product``, ``coalesce``,
+    ``complement``.
+
+    >>> c = ComposedLayout(Swizzle(1, 0, 2), 0, Layout((4, 4), (4, 1)))
+    >>> [c(i) for i in range(6)]
+    [0, 5, 8, 13, 1, 4]
+    >>> composition(c, Layout(4, 4))
+    ComposedLayout(Swizzle(1,0,2),0,Layout(4,1))
+    """
 
     def __init__(self, layoutB, offset, layoutA):
         self.layoutB, self.offset, self.layoutA = layoutB, offset, layoutA
+
+    def _native(self):
+        """The crate's composed layout, or None when this one is not a
+        swizzle after an integer offset after a layout."""
+        if isinstance(self.layoutB, Swizzle) and is_int(self.offset) and isinstance(
+                self.layoutA, Layout):
+            return _hl.ComposedLayout(self.layoutB._native, self.offset, self.layoutA._native())
+        return None
 
     def __eq__(self, other):
         return isinstance(other, ComposedLayout) and (
@@ -574,3 +669,22 @@ class ComposedLayout(LayoutBase):
 
     def __repr__(self):
         return f"ComposedLayout({self.layoutB!r},{self.offset!r},{self.layoutA!r})"
+
+
+def _composed_native(c):
+    """``c``'s crate form; ``PreconditionError`` when it has none."""
+    n = c._native()
+    if n is None:
+        raise _error(_hl.PreconditionError,
+                     f"the algebra of {c!r}: only a Swizzle after an integer offset after a Layout has one",
+                     "Precondition", op="composed layout algebra", layout=str(c),
+                     rule="only a Swizzle after an integer offset after a Layout has an algebra")
+    return n
+
+
+def _from_composed(n):
+    return ComposedLayout(_swizzle_from_native(n.swizzle), n.offset, _from_native(n.layout))
+
+
+# pycute's submodules, as attributes of the package (``pycute.layout.Layout``).
+from . import int_tuple, layout, swizzle, typing  # noqa: E402,F401

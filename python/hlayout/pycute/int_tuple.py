@@ -1,4 +1,5 @@
 """``pycute.int_tuple``'s names, from :mod:`hlayout.pycute`."""
 
-from . import (crd2crd, crd2idx, elem_scale, flatten, has_none, idx2crd, inner_product,  # noqa: F401
-               is_int, is_tuple, prefix_product, product, shape_div, signum, slice_, tuple_max)
+from . import (Integer, Union, chain, crd2crd, crd2idx, elem_scale, flatten, has_none,  # noqa: F401
+               idx2crd, inner_product, is_int, is_tuple, prefix_product, product, reduce, shape_div,
+               signum, slice_, tuple_max)

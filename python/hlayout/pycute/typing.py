@@ -1,3 +1,3 @@
 """``pycute.typing``'s names, from :mod:`hlayout.pycute`."""
 
-from . import Integer  # noqa: F401
+from . import ABC, Integer  # noqa: F401

@@ -1,0 +1,145 @@
+//! `hlayout.Kernel`: the crate's kernel expressions ([`hlayout::codegen`]),
+//! the index and validity a kernel computes to read through a layout, a view
+//! or a stack, rendered as C, Rust or Python text. The binding only parses
+//! the option strings and converts the answers.
+
+use hlayout::codegen::{Input, Kernel, Lang};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::errors::IntoPy;
+
+/// `lang` as the crate's language: `"c"` (also `"cuda"`: the C text is valid
+/// CUDA), `"rust"` or `"python"`.
+pub(crate) fn lang(name: &str) -> PyResult<Lang> {
+    match name {
+        "c" | "cuda" => Ok(Lang::C),
+        "rust" => Ok(Lang::Rust),
+        "python" => Ok(Lang::Python),
+        other => Err(PyValueError::new_err(format!(
+            "lang: expected 'c', 'cuda', 'rust' or 'python', got {other:?}"
+        ))),
+    }
+}
+
+/// `input` as the crate's kernel input: `"linear"` (one variable `i`, the
+/// row-major rank) or `"coords"` (one variable per dimension, `i0, i1, …`).
+pub(crate) fn input(name: &str) -> PyResult<Input> {
+    match name {
+        "linear" => Ok(Input::Linear),
+        "coords" => Ok(Input::Coords),
+        other => Err(PyValueError::new_err(format!(
+            "input: expected 'linear' or 'coords', got {other:?}"
+        ))),
+    }
+}
+
+/// The kernel of a source: `codegen` applied to it at `input`, wrapped with
+/// the recipe that rebuilds it (`{source_repr}.kernel('{input}')`).
+pub(crate) fn build(
+    source_repr: String,
+    input_name: &str,
+    codegen: impl FnOnce(Input) -> hlayout::Result<Kernel>,
+) -> PyResult<PyKernel> {
+    let inner = codegen(input(input_name)?).py()?;
+    Ok(PyKernel {
+        inner,
+        recipe: format!("{source_repr}.kernel('{input_name}')"),
+    })
+}
+
+/// The index and validity expressions of a kernel reading through a layout, a
+/// view or a stack, with as few divisions and modulos as exact simplification
+/// allows (the crate's code generator). Proved free of overflow and of
+/// negative division operands over the variables' ranges, so the C, Rust and
+/// Python texts compute the same values. The index is meaningful where the
+/// validity is true.
+///
+/// `Layout.kernel()`, `View.kernel()` and `ViewStack.kernel()` build one;
+/// `render(lang)` gives `(index, valid)` as text, calling it evaluates it.
+///
+/// >>> k = Layout("(4,6):(1,4)").kernel()
+/// >>> k.render("python"), k.div_mod_count, k.vars
+/// (('i * 4 - i // 6 * 23', 'True'), 1, [('i', 24)])
+/// >>> k(7), Layout("(4,6):(1,4)")(7)
+/// ((5, True), 5)
+/// >>> k
+/// Layout('(4,6):(1,4)').kernel('linear')
+#[pyclass(name = "Kernel", module = "hlayout", frozen)]
+pub(crate) struct PyKernel {
+    inner: Kernel,
+    recipe: String,
+}
+
+#[pymethods]
+impl PyKernel {
+    /// `(index, valid)` as text in `lang` (`"c"`, `"cuda"`, `"rust"` or
+    /// `"python"`), over the variables named in `vars`.
+    ///
+    /// >>> ViewStack([4]).pad([(1, 0)]).kernel().render("c")
+    /// ('i0 - 1', 'i0 >= 1')
+    #[pyo3(signature = (lang="c"))]
+    fn render(&self, lang: &str) -> PyResult<(String, String)> {
+        Ok(self.inner.render(self::lang(lang)?))
+    }
+
+    /// The index expression as text in `lang`.
+    #[pyo3(signature = (lang="c"))]
+    fn index(&self, lang: &str) -> PyResult<String> {
+        Ok(self.inner.render(self::lang(lang)?).0)
+    }
+
+    /// The validity expression as text in `lang`.
+    #[pyo3(signature = (lang="c"))]
+    fn valid(&self, lang: &str) -> PyResult<String> {
+        Ok(self.inner.render(self::lang(lang)?).1)
+    }
+
+    /// The input variables as `(name, extent)`: each ranges over `[0, extent)`.
+    #[getter]
+    fn vars(&self) -> Vec<(String, i64)> {
+        self.inner
+            .vars()
+            .iter()
+            .map(|v| (v.name.clone(), v.extent))
+            .collect()
+    }
+
+    /// Number of distinct divisions and modulos in the two expressions (a
+    /// sub-expression used twice counts once).
+    #[getter]
+    fn div_mod_count(&self) -> usize {
+        self.inner.div_mod_count()
+    }
+
+    /// The crate's interpreter: `(index, valid)` at the variables' values.
+    /// Raises `OutOfDomainError` for a value outside a variable's range.
+    #[pyo3(signature = (*at))]
+    fn __call__(&self, at: &Bound<'_, PyTuple>) -> PyResult<(i64, bool)> {
+        let at: Vec<i64> = at.extract()?;
+        self.inner.eval(&at).py()
+    }
+
+    /// `index: …` and `valid: …` in C, one per line (as `hlayout expr` prints).
+    fn __str__(&self) -> String {
+        let (index, valid) = self.inner.render(Lang::C);
+        format!("index: {index}\nvalid: {valid}")
+    }
+
+    /// The expression that rebuilds the kernel from its source.
+    fn __repr__(&self) -> String {
+        self.recipe.clone()
+    }
+
+    /// Kernels are equal when their variables and their texts are.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        let Ok(other) = other.downcast::<PyKernel>() else {
+            return false;
+        };
+        let other = other.get();
+        self.inner.vars() == other.inner.vars()
+            && self.inner.render(Lang::Python) == other.inner.render(Lang::Python)
+            && self.inner.render(Lang::C) == other.inner.render(Lang::C)
+    }
+}
