@@ -200,6 +200,8 @@ proptest! {
         prop_assert_eq!(&c.offsets().collect::<Vec<_>>(), &want, "{}", c);
         let back: ComposedLayout = c.to_string().parse().expect("round trip");
         prop_assert_eq!(&back, &c);
+        let cute = ComposedLayout::from_cute(&c.to_cute()).expect("CuTe's text round trip");
+        prop_assert_eq!(&cute, &c);
         prop_assert_eq!(values(&c.coalesce()), want);
     }
 

@@ -290,6 +290,25 @@ impl ComposedLayout {
         let layout = Layout::from_cute(rest).map_err(|e| shift_pos(e, at))?;
         ComposedLayout::new(swizzle, offset, layout)
     }
+
+    /// CuTe's text of the same function: `Sw<B,M,S> o O o L` with L in
+    /// CuTe's (colexicographic) order; [`ComposedLayout::from_cute`] reads it
+    /// back.
+    ///
+    /// ```
+    /// use hlayout::algebra::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<3,4,3> o 0 o (64,8):(1,64)".parse().unwrap();
+    /// assert_eq!(c.to_cute(), "Sw<3,4,3> o 0 o (8,64):(64,1)");
+    /// assert_eq!(ComposedLayout::from_cute(&c.to_cute()).unwrap(), c);
+    /// ```
+    pub fn to_cute(&self) -> String {
+        format!(
+            "{} o {} o {}",
+            self.swizzle,
+            self.offset,
+            self.layout.to_cute()
+        )
+    }
 }
 
 /// The smallest and largest `L(i)`, `i < size(L)` (the validated span fits).
