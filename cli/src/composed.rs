@@ -3,10 +3,14 @@
 //!
 //! [`respond`] answers a request when one of its layout fields (`layout`,
 //! `a`, `b`) holds composed text, with the library's operations on
-//! [`ComposedLayout`]: `eval`, `coalesce`, `compose` (a composed layout on
-//! either side, a layout on the other), `complement` (the inner layout's), the
-//! divides and products with a composed layout and a layout tiler. Every other
-//! request on a composed layout gets an error naming why it is not defined.
+//! [`ComposedLayout`]: `eval`, `coalesce`, `complement` (the inner layout's),
+//! `compose` (a composed layout on either side or both), the inverses, the
+//! divides and products of a composed layout by a layout, CuTe's
+//! `logical_product` by a swizzled tiler, and `flatten` (exact: the one
+//! candidate plain view checked at every index). Where CuTe defines no such
+//! operation (a divide by a swizzled tiler, blocked and raked products by
+//! one) or CuTe's construction fails for the operands, the reply is an error
+//! naming why.
 
 use serde_json::{json, Value};
 
@@ -79,35 +83,61 @@ fn answer(req: &Fields, op: &str, limits: &Limits) -> Result<Value, String> {
             let r = c.complement(cotarget).map_err(err)?;
             Ok(json!({ "layout": r.to_string() }))
         }
-        "compose" => match (arg(req, "a", limits)?, arg(req, "b", limits)?) {
-            (Arg::Composed(a), Arg::Plain(b)) => out(a.compose(&b).map_err(err)?),
-            (Arg::Plain(a), Arg::Composed(b)) => out(b.left_compose(&a).map_err(err)?),
-            _ => Err("compose: two composed layouts do not compose into one \
-                      (the second swizzle would sit inside the first)"
-                .into()),
-        },
-        "logical_divide" | "zipped_divide" | "logical_product" | "blocked_product"
-        | "raked_product" => {
-            let a = composed(req, "a", limits)?;
-            let Arg::Plain(b) = arg(req, "b", limits)? else {
-                return Err(format!(
-                    "{op}: the tiler b must be a layout, not a composed layout"
-                ));
-            };
-            let r = match op {
-                "logical_product" => a.logical_product(&b),
-                "blocked_product" => a.blocked_product(&b),
-                "raked_product" => a.raked_product(&b),
-                _ => a.logical_divide(&b),
-            };
-            out(r.map_err(err)?)
+        "compose" => out(match (arg(req, "a", limits)?, arg(req, "b", limits)?) {
+            (Arg::Composed(a), Arg::Plain(b)) => a.compose(&b),
+            (Arg::Plain(a), Arg::Composed(b)) => b.left_compose(&a),
+            (Arg::Composed(a), Arg::Composed(b)) => a.compose_composed(&b),
+            (Arg::Plain(_), Arg::Plain(_)) => return Err("compose: no composed operand".into()),
         }
-        "right_inverse" | "left_inverse" => Err(format!(
-            "{op} is not defined for a composed layout in this form: its inverse is a layout \
-             after the swizzle (L⁻¹ ∘ Sw), and the swizzle must come last"
-        )),
+        .map_err(err)?),
+        "logical_divide" | "zipped_divide" | "logical_product" | "blocked_product"
+        | "raked_product" => tiled(req, op, limits),
+        "right_inverse" => out(composed(req, "layout", limits)?
+            .right_inverse()
+            .map_err(err)?),
+        "left_inverse" => out(composed(req, "layout", limits)?
+            .left_inverse()
+            .map_err(err)?),
+        "flatten" => {
+            let c = composed(req, "layout", limits)?;
+            limits
+                .check_elements(u64::try_from(c.size()).unwrap_or(u64::MAX))
+                .map_err(|e| format!("flatten: {e}"))?;
+            Ok(match c.flatten().map_err(err)? {
+                Ok(v) => json!({ "ordinary": true, "view": crate::batch::view_to_json(&v) }),
+                Err(why) => json!({ "ordinary": false, "reason": why.to_string() }),
+            })
+        }
         other => Err(format!("'{other}' is not defined for a composed layout")),
     }
+}
+
+/// The divides and products with a composed operand: a composed layout by a
+/// layout (CuTe's rule: on the inner layout), and `logical_product` by a
+/// swizzled tiler (CuTe's `logical_product(Layout, ComposedLayout)`).
+fn tiled(req: &Fields, op: &str, limits: &Limits) -> Result<Value, String> {
+    let err = |e: hlayout::Error| e.to_string();
+    let r = match (arg(req, "a", limits)?, arg(req, "b", limits)?) {
+        (Arg::Composed(a), Arg::Plain(b)) => match op {
+            "logical_product" => a.logical_product(&b),
+            "blocked_product" => a.blocked_product(&b),
+            "raked_product" => a.raked_product(&b),
+            _ => a.logical_divide(&b),
+        },
+        (Arg::Plain(a), Arg::Composed(b)) if op == "logical_product" => {
+            a.logical_product_composed(&b)
+        }
+        (Arg::Composed(a), Arg::Composed(b)) if op == "logical_product" => {
+            a.logical_product_composed(&b)
+        }
+        _ => {
+            return Err(format!(
+                "{op}: the tiler b must be a layout: CuTe defines {op} by a swizzled tiler \
+                 only for logical_product"
+            ))
+        }
+    };
+    Ok(json!({ "layout": r.map_err(err)?.to_string() }))
 }
 
 fn composed(req: &Fields, field: &str, limits: &Limits) -> Result<ComposedLayout, String> {
@@ -117,4 +147,44 @@ fn composed(req: &Fields, field: &str, limits: &Limits) -> Result<ComposedLayout
             "{field}: expected a composed layout (Sw<B,M,S> o O o L), got {l}"
         )),
     }
+}
+
+/// `hlayout show` of a composed layout: the layout, its swizzle's masks, its
+/// size, coalesced form, the plain-view decision, and the offset grid (rows
+/// are the inner layout's top-level mode 0).
+///
+/// ```
+/// let c: hlayout::algebra::ComposedLayout = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse().unwrap();
+/// let text = hlayout_cli::composed::report(&c);
+/// assert!(text.contains("swizzle  Sw<1,0,1>: reads bits 0b10, writes bits 0b1"));
+/// assert!(text.ends_with("0 | 0 1\n1 | 3 2\n"));
+/// ```
+pub fn report(c: &ComposedLayout) -> String {
+    let (l, sw) = (c.layout(), c.swizzle());
+    let flatten = match c.flatten() {
+        Ok(Ok(v)) => format!(
+            "ordinary: shape {:?} strides {:?} offset {}",
+            v.shape(),
+            v.strides(),
+            v.offset()
+        ),
+        Ok(Err(why)) => format!("not ordinary: {why}"),
+        Err(e) => format!("undecided: {e}"),
+    };
+    let rows = if l.rank() >= 2 {
+        l.mode(0).map_or(1, |m| m.size())
+    } else {
+        1
+    };
+    format!(
+        "layout   {c}\nswizzle  {sw}: reads bits {:#b}, writes bits {:#b}\n\
+         size {}, rank {}, depth {}\ncoalesce {}\nflatten  {flatten}\n{}",
+        sw.mask(),
+        sw.write_mask(),
+        c.size(),
+        l.rank(),
+        l.depth(),
+        c.coalesce(),
+        crate::show::grid_of(rows, c.size(), |i| c.eval(i).unwrap_or(0)),
+    )
 }

@@ -135,6 +135,9 @@ fn main() -> ExitCode {
         }
         Some(("show", m)) => {
             let text = m.get_one::<String>("LAYOUT").map_or("", String::as_str);
+            if text.trim_start().starts_with("Sw<") {
+                return show_composed(text, m.get_flag("svg") || m.get_flag("latex"));
+            }
             match text.parse::<hlayout::Layout>() {
                 Ok(l) => {
                     let text = if m.get_flag("svg") {
@@ -179,5 +182,26 @@ fn main() -> ExitCode {
             }
         }
         _ => ExitCode::from(2),
+    }
+}
+
+/// `hlayout show` of composed text (`Sw<B,M,S> o O o L`): its report.
+fn show_composed(text: &str, drawing: bool) -> ExitCode {
+    if drawing {
+        eprintln!("hlayout show: --svg and --latex draw plain layouts, not composed ones");
+        return ExitCode::FAILURE;
+    }
+    match text.parse::<hlayout::algebra::ComposedLayout>() {
+        Ok(c) => {
+            print!("{}", hlayout_cli::composed::report(&c));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("hlayout show: {e}");
+            if let hlayout::Error::Parse { pos, .. } = e {
+                eprintln!("  {text}\n  {:>width$}", "^", width = pos + 1);
+            }
+            ExitCode::FAILURE
+        }
     }
 }

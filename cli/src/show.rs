@@ -66,16 +66,22 @@ pub fn grid(l: &Layout) -> String {
     } else {
         1
     };
-    let cols = l.size() / rows;
+    grid_of(rows, l.size(), |i| l.eval(i).unwrap_or(0))
+}
+
+/// The grid of any function on `0..size` (`rows` rows, row-major), as
+/// [`grid`] prints a layout's.
+///
+/// ```
+/// assert_eq!(hlayout_cli::show::grid_of(1, 3, |i| 10 * i), "     0  1  2\n  +---------\n0 |  0 10 20\n");
+/// ```
+pub fn grid_of(rows: i64, size: i64, at: impl Fn(i64) -> i64) -> String {
+    let cols = size / rows;
     // At most MAX_GRID_CELLS cells: the first rows and columns.
     let shown_cols = cols.min(MAX_GRID_CELLS);
     let shown_rows = rows.min((MAX_GRID_CELLS / shown_cols.max(1)).max(1));
     let cells: Vec<Vec<i64>> = (0..shown_rows)
-        .map(|r| {
-            (0..shown_cols)
-                .map(|c| l.eval(r * cols + c).unwrap_or(0))
-                .collect()
-        })
+        .map(|r| (0..shown_cols).map(|c| at(r * cols + c)).collect())
         .collect();
     let width = cells
         .iter()

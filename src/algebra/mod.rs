@@ -40,7 +40,7 @@ mod swizzle;
 pub(crate) use coalesce::coalesce_leaves;
 
 pub use compose::{ComposePath, COMPOSE_FALLBACK_BUDGET};
-pub use composed::{ComposedLayout, ComposedOffsets};
+pub use composed::{ComposedLayout, ComposedOffsets, NotPlain, COMPOSED_CHECK_BUDGET};
 pub use inverse_search::LEFT_INVERSE_SEARCH_BUDGET;
 pub use right_search::RIGHT_INVERSE_SEARCH_BUDGET;
 pub use swizzle::Swizzle;

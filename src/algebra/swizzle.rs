@@ -131,6 +131,73 @@ impl Swizzle {
         ((1i64 << self.bits) - 1) << (self.base + self.shift.max(0) as u32)
     }
 
+    /// The mask `Z` of the bits written: `Y` moved `S` places down (up for
+    /// `S < 0`).
+    ///
+    /// ```
+    /// use hlayout::algebra::Swizzle;
+    /// assert_eq!(Swizzle::new(3, 4, 3).unwrap().write_mask(), 0b111_0000);
+    /// assert_eq!(Swizzle::new(1, 0, -2).unwrap().write_mask(), 0b100);
+    /// ```
+    pub fn write_mask(&self) -> i64 {
+        ((1i64 << self.bits) - 1) << (self.base + (-self.shift).max(0) as u32)
+    }
+
+    /// The swizzle that reads the bits `read` and writes the bits `write`
+    /// (CuTe's `make_swizzle<Y, Z>`), when there is one: both masks `B`
+    /// consecutive bits (or both 0, the identity), `|S| ≥ B` apart.
+    ///
+    /// ```
+    /// use hlayout::algebra::Swizzle;
+    /// assert_eq!(Swizzle::from_masks(0b1000, 0b0100).unwrap().to_string(), "Sw<1,2,1>");
+    /// assert_eq!(Swizzle::from_masks(0b0000_0110, 0b1100_0000).unwrap().to_string(), "Sw<2,1,-5>");
+    /// assert!(Swizzle::from_masks(0b1010, 0b0101).is_none()); // not consecutive
+    /// assert!(Swizzle::from_masks(0b1100, 0b0110).is_none()); // overlapping
+    /// ```
+    pub fn from_masks(read: i64, write: i64) -> Option<Swizzle> {
+        if read == 0 && write == 0 {
+            return Some(Swizzle::identity());
+        }
+        if read <= 0 || write <= 0 || read.count_ones() != write.count_ones() {
+            return None;
+        }
+        let (ty, tz) = (read.trailing_zeros(), write.trailing_zeros());
+        let shift = i64::from(ty) - i64::from(tz);
+        let sw = Swizzle::new(i64::from(read.count_ones()), i64::from(ty.min(tz)), shift).ok()?;
+        (sw.mask() == read && sw.write_mask() == write).then_some(sw)
+    }
+
+    /// `self ∘ inner` (`x ↦ self(inner(x))`) as one swizzle, when it is one
+    /// (CuTe's composition of swizzles): either is the identity, or both have
+    /// the same shift S and `self` reads none of the bits `inner` writes; then
+    /// the two XORs add up to `x ^ ((x & (Y₁ ^ Y₂)) >> S)`, a swizzle when
+    /// `Y₁ ^ Y₂` is consecutive bits (the identity when it is 0).
+    ///
+    /// ```
+    /// use hlayout::algebra::Swizzle;
+    /// let sw = Swizzle::new(2, 0, 3).unwrap();
+    /// assert!(sw.then(&sw).unwrap().is_identity()); // an involution
+    /// let lo = Swizzle::new(1, 0, 3).unwrap();
+    /// let hi = Swizzle::new(1, 1, 3).unwrap();
+    /// assert_eq!(lo.then(&hi).unwrap(), sw);
+    /// assert!(Swizzle::new(1, 0, 1).unwrap().then(&Swizzle::new(1, 1, 1).unwrap()).is_none());
+    /// ```
+    pub fn then(&self, inner: &Swizzle) -> Option<Swizzle> {
+        if inner.is_identity() {
+            return Some(*self);
+        }
+        if self.is_identity() {
+            return Some(*inner);
+        }
+        if self.shift != inner.shift || self.mask() & inner.write_mask() != 0 {
+            return None;
+        }
+        Swizzle::from_masks(
+            self.mask() ^ inner.mask(),
+            self.write_mask() ^ inner.write_mask(),
+        )
+    }
+
     /// Whether `Sw(x) = x` for every x (`B = 0`).
     ///
     /// ```

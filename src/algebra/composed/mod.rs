@@ -5,14 +5,15 @@
 //! text form is the batch protocol's `Sw<B,M,S> o O o L` (L row-major).
 //! Mirroring leaves the swizzle and the offset alone and reverses L.
 //!
-//! The operations are CuTe's for composed layouts: everything that acts on a
+//! The operations are CuTe's for composed layouts. Everything that acts on a
 //! layout's *domain* acts on the inner layout and keeps the swizzle and the
 //! offset (`C ∘ B = Sw ∘ O ∘ (L ∘ B)`, divides, products, coalesce), and the
-//! complement is the inner layout's. A layout after a composed layout,
-//! `A ∘ C`, is again a composed layout when A is, on every integer, `x ↦ 2ᵗ·x`
-//! or `x ↦ 0` (a shift of the offsets commutes with the swizzle's XOR);
-//! otherwise it is refused with the reason, as are the inverses: they are a
-//! layout *after* a swizzle (`L⁻¹ ∘ Sw`), which this form cannot hold.
+//! complement is the inner layout's: this file. What puts a layout *after*
+//! the swizzle (`A ∘ C`, `C₁ ∘ C₂`, a product with a swizzled tiler, the
+//! inverses `L⁻¹ ∘ Sw`) needs CuTe's rule `A ∘ Sw = Sw' ∘ A` to bring the
+//! swizzle back outside: `left.rs`, where every such result is proved (a
+//! shift, the identity) or checked at every index, and refused with the
+//! failing index otherwise.
 
 use std::fmt;
 use std::str::FromStr;
@@ -21,6 +22,12 @@ use crate::algebra::swizzle::{parse_int, parse_swizzle, Swizzle};
 use crate::algebra::Tiler;
 use crate::error::{self, Error, Result};
 use crate::layout::{Layout, Offsets};
+
+mod flat;
+mod left;
+
+pub use flat::NotPlain;
+pub use left::COMPOSED_CHECK_BUDGET;
 
 /// `i ↦ Sw(O + L(i))`: CuTe's `ComposedLayout<Swizzle<B,M,S>, O, Layout>`.
 ///
@@ -149,51 +156,6 @@ impl ComposedLayout {
     /// ```
     pub fn compose(&self, b: &Layout) -> Result<ComposedLayout> {
         self.map_layout(|l| l.compose(b))
-    }
-
-    /// `A ∘ C`, when A is, on every integer, `x ↦ 2ᵗ·x` (then
-    /// `A ∘ C = Sw<B,M+t,S> ∘ 2ᵗ·O ∘ (A ∘ L)`) or `x ↦ 0`.
-    ///
-    /// # Errors
-    /// [`Error::Precondition`] for any other A (A after a swizzle is no
-    /// swizzle of a layout in general); those of [`Layout::compose`] and
-    /// [`Swizzle::scaled`].
-    ///
-    /// ```
-    /// use hlayout::{algebra::ComposedLayout, Layout};
-    /// let c: ComposedLayout = "Sw<1,0,2> o 1 o 4:1".parse().unwrap();
-    /// let bytes: Layout = "64:4".parse().unwrap(); // 4-byte elements
-    /// let r = c.left_compose(&bytes).unwrap();
-    /// assert_eq!(r.to_string(), "Sw<1,2,2> o 4 o 4:4");
-    /// assert!((0..4).all(|i| r.eval(i).unwrap() == 4 * c.eval(i).unwrap()));
-    /// ```
-    pub fn left_compose(&self, a: &Layout) -> Result<ComposedLayout> {
-        let refuse = |rule: String| Error::Precondition {
-            op: "compose",
-            layout: format!("{a} o ({self})"),
-            rule,
-        };
-        let linear = a.coalesce();
-        let slope = match (linear.shape_leaves(), linear.stride_leaves()) {
-            ([_], [k]) => *k,
-            _ => {
-                return Err(refuse(format!(
-                    "{a} is not linear on the integers, so A after the swizzle is no swizzle"
-                )))
-            }
-        };
-        let inner = a.compose(&self.layout)?;
-        if slope == 0 {
-            return ComposedLayout::new(Swizzle::identity(), 0, inner);
-        }
-        if slope < 0 || slope.count_ones() != 1 {
-            return Err(refuse(format!(
-                "A(x) = {slope}·x: only a power of two (a shift) commutes with the swizzle"
-            )));
-        }
-        let offset = error::mul(self.offset, slope, "offset of a composed layout")?;
-        let swizzle = self.swizzle.scaled(slope.trailing_zeros())?;
-        ComposedLayout::new(swizzle, offset, inner)
     }
 
     /// The composed layout with `op` applied to the inner layout: CuTe's rule
@@ -327,6 +289,25 @@ impl ComposedLayout {
         let (swizzle, offset, rest, at) = parse_head(text)?;
         let layout = Layout::from_cute(rest).map_err(|e| shift_pos(e, at))?;
         ComposedLayout::new(swizzle, offset, layout)
+    }
+
+    /// CuTe's text of the same function: `Sw<B,M,S> o O o L` with L in
+    /// CuTe's (colexicographic) order; [`ComposedLayout::from_cute`] reads it
+    /// back.
+    ///
+    /// ```
+    /// use hlayout::algebra::ComposedLayout;
+    /// let c: ComposedLayout = "Sw<3,4,3> o 0 o (64,8):(1,64)".parse().unwrap();
+    /// assert_eq!(c.to_cute(), "Sw<3,4,3> o 0 o (8,64):(64,1)");
+    /// assert_eq!(ComposedLayout::from_cute(&c.to_cute()).unwrap(), c);
+    /// ```
+    pub fn to_cute(&self) -> String {
+        format!(
+            "{} o {} o {}",
+            self.swizzle,
+            self.offset,
+            self.layout.to_cute()
+        )
     }
 }
 
