@@ -35,6 +35,7 @@ pub mod ir;
 mod linear;
 mod lower;
 pub mod render;
+mod splice;
 
 pub use ir::{Kernel, Node, NodeId, Var};
 pub use render::Lang;
@@ -89,12 +90,45 @@ fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec
 /// The kernel of `stack`: its top view lowered at `input`, each view below
 /// at the index of the view above, all views' validity combined.
 ///
+/// The cheaper (fewer divisions and modulos; [`fused`] on a tie) of the
+/// [`fused`] and the [`split`] kernel, so a stack never costs more than its
+/// views rendered one after another. A single view is lowered once. Cost:
+/// O(views · leaves · (1 + constraints)) simplifier calls.
+///
 /// # Errors
 /// [`Error::Overflow`](crate::Error::Overflow) when some intermediate value
-/// could leave `i64` somewhere in the final shape.
+/// could leave `i64` somewhere in the final shape (in both lowerings).
 ///
 /// See the [module documentation](self) for an example.
 pub fn stack(stack: &ViewStack, input: Input) -> Result<Kernel> {
+    let fused = fused(stack, input);
+    if stack.views().len() == 1 {
+        return fused;
+    }
+    match (fused, split(stack, input)) {
+        (Ok(f), Ok(s)) if s.div_mod_count() < f.div_mod_count() => Ok(s),
+        (Ok(f), _) => Ok(f),
+        (Err(_), Ok(s)) => Ok(s),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+/// The *fused* kernel of `stack`: every view below lowered on the linear
+/// form of the index of the view above, the whole simplified at once. It
+/// usually removes divisions the views need separately (a transpose's
+/// quotient cancels against the reshape's), but the simplifier is greedy, so
+/// it can also cost more; [`stack`] keeps the cheaper of this and [`split`].
+///
+/// # Errors
+/// As [`stack`].
+///
+/// ```
+/// use hlayout::codegen::{self, Input};
+/// let s = hlayout::ViewStack::new(&[4, 6])?.permute(&[1, 0])?.reshape(&[24])?;
+/// assert_eq!(codegen::fused(&s, Input::Coords)?.c().0, "i0 * 6 - i0 / 4 * 23");
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn fused(stack: &ViewStack, input: Input) -> Result<Kernel> {
     let views = stack.views();
     let mut b = Builder::recording();
     let mut conds = Vec::new();
@@ -105,6 +139,37 @@ pub fn stack(stack: &ViewStack, input: Input) -> Result<Kernel> {
         index = lower::view_linear(&mut b, v, &index, &mut conds)?;
     }
     finish(b, vars, &index, &conds)
+}
+
+/// The *split* kernel of `stack`: the views' own kernels ([`view`]: the top
+/// one at `input`, every other at its linear index), each reading the index
+/// of the view above, clamped into its range where that index is invalid
+/// (`docs/codegen.md`, section "Stacks"). Its divisions and modulos are
+/// those of the views' kernels (fewer when two share a node).
+///
+/// # Errors
+/// As [`stack`].
+///
+/// ```
+/// use hlayout::codegen::{self, Input};
+/// // A transpose reshaped: two views.
+/// let s = hlayout::ViewStack::new(&[7, 4])?.permute(&[1, 0])?.reshape(&[7, 4])?;
+/// let views = s.views();
+/// assert_eq!(views.len(), 2);
+/// let k = codegen::split(&s, Input::Coords)?;
+/// assert_eq!(k.c().0, "(i0 * 4 + i1) * 4 - (i0 * 4 + i1) / 7 * 27");
+/// let separate = codegen::view(&views[1], Input::Coords)?.div_mod_count()
+///     + codegen::view(&views[0], Input::Linear)?.div_mod_count();
+/// assert!(k.div_mod_count() <= separate);
+/// for i in 0..28 {
+///     let c = [i / 4, i % 4];
+///     assert_eq!(Some(k.eval(&c)?.0), s.eval(&c)?);
+/// }
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn split(stack: &ViewStack, input: Input) -> Result<Kernel> {
+    let views = stack.views();
+    splice::split(&views[views.len() - 1], &views[..views.len() - 1], input)
 }
 
 /// The kernel of one view.
