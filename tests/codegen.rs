@@ -11,6 +11,7 @@ use crate::stream_props::replay;
 use crate::view_props::{apply, draw_op, Draw};
 use common::c_expr;
 use common::ndarray::NdArray;
+use hlayout::algebra::{ComposedLayout, Swizzle};
 use hlayout::codegen::{self, Input, Kernel};
 use hlayout::{Layout, ViewStack};
 use proptest::prelude::*;
@@ -429,4 +430,145 @@ fn protocol_checker_refuses_what_the_protocol_forbids() {
     assert!(c_expr::redundant_parens("(i * 2) + 1", &v).is_some());
     assert!(c_expr::redundant_parens("i - (i0 * 2)", &v).is_some());
     assert_eq!(c_expr::redundant_parens("i - (i0 - 2)", &v), None);
+}
+
+/// CuTe's `Swizzle<B,M,S>`, from the protocol's formula: `x ^ ((x & Y) >>
+/// S)` for `S ≥ 0` (`<< -S` otherwise), `Y = ((1<<B)-1) << (M+max(S,0))`.
+fn sw(b: i64, m: i64, s: i64, x: i64) -> i64 {
+    let y = ((1i64 << b) - 1) << (m + s.max(0));
+    if s >= 0 {
+        x ^ ((x & y) >> s)
+    } else {
+        x ^ ((x & y) << -s)
+    }
+}
+
+/// `Sw(O + L(i))` for every `i < size(L)`, by the definitions.
+fn composed_reference(c: &ComposedLayout) -> Vec<i64> {
+    let (b, m, s) = (c.swizzle().bits(), c.swizzle().base(), c.swizzle().shift());
+    common::reference_offsets(c.layout())
+        .into_iter()
+        .map(|x| sw(b, m, s, c.offset() + x))
+        .collect()
+}
+
+/// Random composed layouts: `B ≤ 3`, `M ≤ 4`, `|S| - B ≤ 3` either sign, an
+/// offset in `[-100, 100]` (negative `O + L(i)` included).
+fn composed_layout() -> impl Strategy<Value = ComposedLayout> {
+    let sw = (0i64..=3, 0i64..=4, 0i64..=3, any::<bool>())
+        .prop_map(|(b, m, e, neg)| (b, m, if neg { -(b + e) } else { b + e }));
+    (sw, -100i64..=100, common::layout()).prop_map(|((b, m, s), o, l)| {
+        ComposedLayout::new(Swizzle::new(b, m, s).unwrap(), o, l).unwrap()
+    })
+}
+
+/// The kernels of `c` at both inputs, checked by [`exact`] against the
+/// definition.
+fn composed_kernels(c: &ComposedLayout) -> (Vec<Kernel>, Vec<i64>) {
+    let want = composed_reference(c);
+    let ks = [Input::Linear, Input::Coords].map(|input| {
+        let what = format!("{c} {input:?}");
+        let k = codegen::composed(c, input).unwrap_or_else(|e| panic!("{what}: {e}"));
+        exact(k, &want, &what)
+    });
+    (ks.into(), want)
+}
+
+#[test]
+fn composed_layouts_compile_exactly() {
+    let mut runner = TestRunner::deterministic();
+    let mut all = Vec::new();
+    let mut wants = Vec::new();
+    let named = [
+        "Sw<1,0,2> o 0 o (4,4):(4,1)",
+        "Sw<3,4,3> o 0 o (8,64):(64,1)",
+        "Sw<3,3,3> o 0 o (64,8):(8,1)",
+        "Sw<2,1,-3> o -40 o (4,(2,4)):(-16,(3,-1))",
+        "Sw<2,0,-2> o -7 o (3,5):(-5,-1)",
+        "Sw<3,0,60> o -1000 o (2,4):(1,-300)",
+        "Sw<1,61,-1> o 4611686018427387904 o 8:-1",
+        "Sw<2,2,-59> o -9223372036854775000 o 64:3",
+    ];
+    let mut cases: Vec<ComposedLayout> = named.iter().map(|t| t.parse().unwrap()).collect();
+    for _ in 0..common::cases(150) {
+        cases.push(composed_layout().new_tree(&mut runner).unwrap().current());
+    }
+    for c in cases.iter().filter(|c| c.size() <= 4096) {
+        let (ks, want) = composed_kernels(c);
+        wants.extend(ks.iter().map(|_| want.clone()));
+        all.extend(ks);
+    }
+    if let Some(got) = run_c(&all) {
+        assert_eq!(got, wants);
+    }
+}
+
+#[test]
+fn composed_kernels_share_the_bit_quotients() {
+    // The 128-byte swizzle atom of 16-bit elements: bits 4..7 and 7..10 of
+    // i < 512 need the quotients by 16, 32, 64, 128 and 256 only.
+    let c: ComposedLayout = "Sw<3,4,3> o 0 o (8,64):(64,1)".parse().unwrap();
+    assert_eq!(composed_kernels(&c).0[0].div_mod_count(), 5);
+    // The identity swizzle is the layout's kernel.
+    let c: ComposedLayout = "Sw<0,3,2> o 5 o 8:2".parse().unwrap();
+    assert_eq!(composed_kernels(&c).0[0].c().0, "i * 2 + 5");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256)))]
+
+    /// Swizzles anywhere in the 63 bits and offsets anywhere in `i64`: the
+    /// kernel is built and exact at every index (no refusal for an overflow
+    /// the values do not have).
+    #[test]
+    fn composed_extremes_are_exact(
+        (b, m, s) in (0i64..=4)
+            .prop_flat_map(|b| (Just(b), 0..=63 - 2 * b, any::<bool>()))
+            .prop_flat_map(|(b, e, neg)| {
+                // |S| = B + e, M ≤ 63 − |S| − B
+                let s = if neg { -(b + e) } else { b + e };
+                (Just(b), 0..=63 - 2 * b - e, Just(s))
+            }),
+        o in any::<i64>(),
+        l in common::layout(),
+    ) {
+        if l.size() > 512 {
+            return Ok(());
+        }
+        let w = Swizzle::new(b, m, s).unwrap();
+        let Ok(c) = ComposedLayout::new(w, o, l) else { return Ok(()) };
+        composed_kernels(&c);
+    }
+
+    /// Layouts whose strides and offsets reach toward the ends of `i64`:
+    /// every kernel is exact, or refused with a typed overflow; none panics.
+    #[test]
+    fn extreme_layouts_never_panic(
+        (shape, strides) in common::shape_tree(1..=6).prop_flat_map(|t| {
+            let n = t.leaves().len();
+            (Just(t), prop::collection::vec(-6i64..=12, n))
+        }),
+        scale in prop::sample::select(vec![1i64 << 40, 1 << 58, 1 << 60, i64::MAX / 7]),
+        o in prop::sample::select(vec![0, i64::MIN, i64::MAX, i64::MIN / 2, -(1i64 << 62)]),
+    ) {
+        let strides = strides.into_iter().map(|s| s.saturating_mul(scale));
+        let stride = shape.with_leaves(&mut strides.into_iter());
+        let Ok(big) = Layout::new(shape.to_tuple(), stride.to_tuple()) else { return Ok(()) };
+        prop_assume!(big.size() <= 512);
+        let want = common::reference_offsets(&big);
+        for input in [Input::Linear, Input::Coords] {
+            match codegen::layout(&big, input) {
+                Ok(k) => { exact(k, &want, &big.to_string()); }
+                Err(e) => prop_assert!(matches!(e, hlayout::Error::Overflow { .. }), "{}", e),
+            }
+        }
+        if let Ok(c) = ComposedLayout::new(Swizzle::new(2, 1, -3).unwrap(), o, big) {
+            for input in [Input::Linear, Input::Coords] {
+                match codegen::composed(&c, input) {
+                    Ok(k) => { exact(k, &composed_reference(&c), &c.to_string()); }
+                    Err(e) => prop_assert!(matches!(e, hlayout::Error::Overflow { .. }), "{}", e),
+                }
+            }
+        }
+    }
 }

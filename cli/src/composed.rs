@@ -3,7 +3,8 @@
 //!
 //! [`respond`] answers a request when one of its layout fields (`layout`,
 //! `a`, `b`) holds composed text, with the library's operations on
-//! [`ComposedLayout`]: `eval`, `coalesce`, `compose` (a composed layout on
+//! [`ComposedLayout`]: `eval`, `coalesce`, `expr` (the kernel expression,
+//! through [`crate::expr`]), `compose` (a composed layout on
 //! either side, a layout on the other), `complement` (the inner layout's), the
 //! divides and products with a composed layout and a layout tiler. Every other
 //! request on a composed layout gets an error naming why it is not defined.
@@ -70,6 +71,7 @@ fn answer(req: &Fields, op: &str, limits: &Limits) -> Result<Value, String> {
             Ok(json!({ "offsets": c.offsets().collect::<Vec<_>>() }))
         }
         "coalesce" => out(composed(req, "layout", limits)?.coalesce()),
+        "expr" => crate::expr::composed_expr(req, &composed(req, "layout", limits)?),
         "complement" => {
             let c = composed(req, "layout", limits)?;
             let cotarget = match req.optional("cotarget") {

@@ -181,11 +181,13 @@ impl Kernel {
         match node {
             Node::Const(c) => (i128::from(c), i128::from(c)),
             Node::Var(k) => (0, i128::from(self.vars[k].extent - 1)),
-            Node::Add(a, b) => (r(a).0 + r(b).0, r(a).1 + r(b).1),
-            Node::Sub(a, b) => (r(a).0 - r(b).1, r(a).1 - r(b).0),
+            // Saturating: a bound past ±2^127 is refused by `check` anyway.
+            Node::Add(a, b) => (r(a).0.saturating_add(r(b).0), r(a).1.saturating_add(r(b).1)),
+            Node::Sub(a, b) => (r(a).0.saturating_sub(r(b).1), r(a).1.saturating_sub(r(b).0)),
             Node::Mul(a, b) => {
                 let (x, y) = (r(a), r(b));
-                let c = [x.0 * y.0, x.0 * y.1, x.1 * y.0, x.1 * y.1];
+                let m = |p: i128, q: i128| p.saturating_mul(q);
+                let c = [m(x.0, y.0), m(x.0, y.1), m(x.1, y.0), m(x.1, y.1)];
                 (
                     c.iter().copied().min().unwrap_or(0),
                     c.iter().copied().max().unwrap_or(0),

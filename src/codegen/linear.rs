@@ -92,9 +92,14 @@ impl Lin {
         Lin::default().add_scaled(self, k)
     }
 
-    /// The gcd of the coefficients (0 without terms).
+    /// The gcd of the coefficients (0 without terms; 1 when it is `2^63`,
+    /// which `i64` cannot hold: 1 divides them all too).
     pub(crate) fn coeff_gcd(&self) -> i64 {
-        self.terms.iter().fold(0i64, |g, &(_, a)| g.gcd(&a))
+        let g = self
+            .terms
+            .iter()
+            .fold(0u64, |g, &(_, a)| g.gcd(&a.unsigned_abs()));
+        i64::try_from(g).unwrap_or(1)
     }
 }
 
@@ -178,8 +183,8 @@ impl Builder {
                 i128::from(a) * i128::from(info.lo),
                 i128::from(a) * i128::from(info.hi),
             );
-            lo += x.min(y);
-            hi += x.max(y);
+            lo = lo.saturating_add(x.min(y));
+            hi = hi.saturating_add(x.max(y));
         }
         (lo, hi)
     }
@@ -194,9 +199,12 @@ impl Builder {
         let (mut lo, mut hi) = (i128::from(l.konst), i128::from(l.konst));
         for &(id, a) in &l.terms {
             let (x, y) = self.atom_valid_range(id);
-            let (x, y) = (i128::from(a) * x, i128::from(a) * y);
-            lo += x.min(y);
-            hi += x.max(y);
+            let (x, y) = (
+                i128::from(a).saturating_mul(x),
+                i128::from(a).saturating_mul(y),
+            );
+            lo = lo.saturating_add(x.min(y));
+            hi = hi.saturating_add(x.max(y));
         }
         // ⌊m/c⌋ + B = ⌊(m + c·B)/c⌋: a fact on m + c·B bounds l too.
         for &(id, a) in &l.terms {
@@ -383,6 +391,9 @@ impl Builder {
                 .map(|&(id, a)| (id, (i128::from(a) / g) as i64)),
         );
         if form.terms[0].1 < 0 {
+            if form.terms.iter().any(|t| t.1 == i64::MIN) {
+                return; // a fact is an optimisation only
+            }
             form.terms.iter_mut().for_each(|t| t.1 = -t.1);
             (lo, hi) = (-hi, -lo);
         }

@@ -36,10 +36,12 @@ mod linear;
 mod lower;
 pub mod render;
 mod splice;
+mod swizzle;
 
 pub use ir::{Kernel, Node, NodeId, Var};
 pub use render::Lang;
 
+use crate::algebra::ComposedLayout;
 use crate::error::{overflow, Result};
 use crate::layout::Layout;
 use crate::view::{View, ViewStack};
@@ -211,6 +213,31 @@ pub fn view(v: &View, input: Input) -> Result<Kernel> {
 /// ```
 pub fn layout(layout: &Layout, input: Input) -> Result<Kernel> {
     view(&View::from_layout(layout, 0), input)
+}
+
+/// The kernel of a composed layout `Sw<B,M,S> o O o L`, `i ↦ Sw(O + L(i))`,
+/// from L's row-major rank `i` ([`Input::Linear`]) or its top-level
+/// coordinates ([`Input::Coords`]); always valid. The swizzle's XOR is
+/// written with `/`, `%` by powers of two and products of bits
+/// (`docs/codegen.md`, section "Swizzles"), so the C text keeps to the
+/// protocol's operators. Cost: O(leaves + B) simplifier calls.
+///
+/// # Errors
+/// As [`stack`].
+///
+/// ```
+/// use hlayout::algebra::ComposedLayout;
+/// use hlayout::codegen::{self, Input};
+/// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+/// let k = codegen::composed(&c, Input::Linear)?;
+/// assert_eq!(k.c().0, "i + i / 4 % 2 * (1 - i % 2 * 2)");
+/// for i in 0..16 {
+///     assert_eq!(k.eval(&[i])?, (c.eval(i)?, true));
+/// }
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn composed(c: &ComposedLayout, input: Input) -> Result<Kernel> {
+    swizzle::kernel(c, input)
 }
 
 /// Lowers the top view at the kernel's input.
