@@ -54,7 +54,7 @@ pub(crate) fn layout_expr(f: &Fields, limits: &Limits) -> Result<Value, String> 
 /// ```
 /// let req = r#"{"op":"expr","layout":"Sw<1,0,1> o 0 o 4:1","lang":"c"}"#;
 /// let out = hlayout_cli::batch::respond(req);
-/// assert_eq!(out, r#"{"index":"i + i / 2 * (1 - i % 2 * 2)","valid":"1"}"#);
+/// assert_eq!(out, r#"{"index":"i + i / 2 * (1 - (i - i / 2 * 2) * 2)","valid":"1"}"#);
 /// ```
 pub(crate) fn composed_expr(f: &Fields, c: &ComposedLayout) -> Result<Value, String> {
     let lang = lang(f.required("lang")?, "lang")?;
@@ -117,7 +117,7 @@ pub(crate) fn chain_expr(f: &Fields, t: &ViewStack) -> Result<Map<String, Value>
 /// let out = hlayout_cli::expr::command(&["--chain", r#"{"shape":[4],"ops":[["flip",[true]]]}"#]).unwrap();
 /// assert_eq!(out, "index: 3 - i0\nvalid: 1\n");
 /// let out = hlayout_cli::expr::command(&["Sw<1,0,1> o 0 o 4:1"]).unwrap();
-/// assert_eq!(out, "index: i + i / 2 * (1 - i % 2 * 2)\nvalid: 1\n");
+/// assert_eq!(out, "index: i + i / 2 * (1 - (i - i / 2 * 2) * 2)\nvalid: 1\n");
 /// ```
 pub fn command(args: &[&str]) -> Result<String, String> {
     let (mut lang, mut input, mut chain, mut layout) = (Lang::C, None, None, None);

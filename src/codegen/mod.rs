@@ -35,6 +35,8 @@ pub mod ir;
 mod linear;
 mod lower;
 pub mod render;
+#[cfg(test)]
+mod rules_tests;
 mod splice;
 mod swizzle;
 
