@@ -10,8 +10,12 @@
 //! constraints to the fewest comparisons; [`Kernel::check`] then proves by
 //! interval arithmetic that no node overflows `i64` and no division sees a
 //! negative operand anywhere in the variables' box; the renderers
-//! ([`render`]) print C (also CUDA), Rust or Python. `docs/codegen.md` lists
-//! every rule with the reason it is exact, and worked examples.
+//! ([`render`]) print C (also CUDA), Rust or Python. A stack is lowered two
+//! ways, fused and split ([`fused`], [`split`]), and [`stack`] keeps the
+//! cheaper, so it never costs more than its views rendered one after
+//! another; a composed layout's swizzle is written with divisions by powers
+//! of two and products of bits ([`composed`]). `docs/codegen.md` lists every
+//! rule with the reason it is exact, and worked examples.
 //!
 //! The index is only meaningful where the validity expression is true; both
 //! are defined everywhere.
@@ -96,7 +100,8 @@ fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec
 ///
 /// The cheaper (fewer divisions and modulos; [`fused`] on a tie) of the
 /// [`fused`] and the [`split`] kernel, so a stack never costs more than its
-/// views rendered one after another. A single view is lowered once. Cost:
+/// views rendered one after another. A single view, or a stack whose fused
+/// kernel needs no division, is lowered once. Cost:
 /// O(views · leaves · (1 + constraints)) simplifier calls.
 ///
 /// # Errors
@@ -106,8 +111,8 @@ fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec
 /// See the [module documentation](self) for an example.
 pub fn stack(stack: &ViewStack, input: Input) -> Result<Kernel> {
     let fused = fused(stack, input);
-    if stack.views().len() == 1 {
-        return fused;
+    if stack.views().len() == 1 || fused.as_ref().is_ok_and(|k| k.div_mod_count() == 0) {
+        return fused; // nothing can be cheaper
     }
     match (fused, split(stack, input)) {
         (Ok(f), Ok(s)) if s.div_mod_count() < f.div_mod_count() => Ok(s),
