@@ -217,8 +217,8 @@ fn chains_are_exact_and_divide_less_than_tinygrad() {
     );
     assert!(losses.is_empty(), "{losses:#?}");
     assert_eq!(theirs, 127);
-    // Measured: 72 against tinygrad's 127.
-    assert!(ours <= 72, "hlayout {ours}, tinygrad {theirs}");
+    // Measured: 71 against tinygrad's 127.
+    assert!(ours <= 71, "hlayout {ours}, tinygrad {theirs}");
     if let Some(got) = run_c(&all) {
         assert_eq!(got, wants);
     }

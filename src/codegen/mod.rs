@@ -35,6 +35,7 @@
 //! ```
 
 mod emit;
+mod form;
 pub mod ir;
 mod linear;
 mod lower;

@@ -178,6 +178,26 @@ fn d6_a_division_of_a_modulo_is_a_modulo_of_a_division() -> Result<()> {
 }
 
 #[test]
+fn d7_a_rest_below_the_common_factor_drops_out() -> Result<()> {
+    let (mut b, v) = vars(&[20, 8]);
+    let l = form(&v, &[8, 1], 0); // 8x + y, y < 8
+    let q = b.div(&l, 64)?; // ⌊x/8⌋
+    let [(id, 1)] = q.terms[..] else {
+        panic!("{q:?}")
+    };
+    assert_eq!(b.atoms[id as usize].atom, Atom::Div(v[0].clone(), 8));
+    agrees(&b, &q, &[20, 8], |p| (8 * p[0] + p[1]) / 64);
+    let m = b.modulo(&l.plus(16)?, 64)?; // 8·((x + 2) mod 8) + y
+    assert_eq!(ops(&b, &m), 1);
+    assert_eq!(m.terms.iter().find(|t| t.0 == 1).map(|t| t.1), Some(1));
+    agrees(&b, &m, &[20, 8], |p| (8 * p[0] + p[1] + 16) % 64);
+    // y + 3 crosses a block of 8: the rule must not fire.
+    let q = b.div(&l.plus(3)?, 64)?;
+    agrees(&b, &q, &[20, 8], |p| (8 * p[0] + p[1] + 3) / 64);
+    Ok(())
+}
+
+#[test]
 fn a1_an_affine_quotient_of_few_points_is_linear() -> Result<()> {
     let (mut b, v) = vars(&[2]);
     let l = form(&v, &[3], 1); // ⌊(3x + 1)/2⌋ at x = 0, 1: 0, 2
