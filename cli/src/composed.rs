@@ -4,13 +4,13 @@
 //! [`respond`] answers a request when one of its layout fields (`layout`,
 //! `a`, `b`) holds composed text, with the library's operations on
 //! [`ComposedLayout`]: `eval`, `coalesce`, `complement` (the inner layout's),
-//! `compose` (a composed layout on either side or both), the inverses, the
-//! divides and products of a composed layout by a layout, CuTe's
-//! `logical_product` by a swizzled tiler, and `flatten` (exact: the one
-//! candidate plain view checked at every index). Where CuTe defines no such
-//! operation (a divide by a swizzled tiler, blocked and raked products by
-//! one) or CuTe's construction fails for the operands, the reply is an error
-//! naming why.
+//! `expr` (the kernel expression, through [`crate::expr`]), `compose` (a
+//! composed layout on either side or both), the inverses, the divides and
+//! products of a composed layout by a layout, CuTe's `logical_product` by a
+//! swizzled tiler, and `flatten` (exact: the one candidate plain view checked
+//! at every index). Where CuTe defines no such operation (a divide by a
+//! swizzled tiler, blocked and raked products by one) or CuTe's construction
+//! fails for the operands, the reply is an error naming why.
 
 use serde_json::{json, Value};
 
@@ -74,6 +74,7 @@ fn answer(req: &Fields, op: &str, limits: &Limits) -> Result<Value, String> {
             Ok(json!({ "offsets": c.offsets().collect::<Vec<_>>() }))
         }
         "coalesce" => out(composed(req, "layout", limits)?.coalesce()),
+        "expr" => crate::expr::composed_expr(req, &composed(req, "layout", limits)?),
         "complement" => {
             let c = composed(req, "layout", limits)?;
             let cotarget = match req.optional("cotarget") {

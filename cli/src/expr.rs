@@ -12,6 +12,7 @@
 
 use serde_json::{json, Map, Value};
 
+use hlayout::algebra::ComposedLayout;
 use hlayout::codegen::{self, Input, Kernel, Lang};
 use hlayout::{Limits, ViewStack};
 
@@ -43,6 +44,21 @@ pub(crate) fn layout_expr(f: &Fields, limits: &Limits) -> Result<Value, String> 
     let l = f.layout("layout", limits)?;
     let lang = lang(f.required("lang")?, "lang")?;
     let k = codegen::layout(&l, Input::Linear).map_err(|e| format!("expr: {e}"))?;
+    let (index, valid) = texts(&k, lang);
+    Ok(json!({ "index": index, "valid": valid }))
+}
+
+/// The `expr` request on a composed layout (`Sw<B,M,S> o O o L`):
+/// `{"index": E, "valid": "1"}`, E over the row-major rank `i` of L.
+///
+/// ```
+/// let req = r#"{"op":"expr","layout":"Sw<1,0,1> o 0 o 4:1","lang":"c"}"#;
+/// let out = hlayout_cli::batch::respond(req);
+/// assert_eq!(out, r#"{"index":"i + i / 2 * (1 - (i - i / 2 * 2) * 2)","valid":"1"}"#);
+/// ```
+pub(crate) fn composed_expr(f: &Fields, c: &ComposedLayout) -> Result<Value, String> {
+    let lang = lang(f.required("lang")?, "lang")?;
+    let k = codegen::composed(c, Input::Linear).map_err(|e| format!("expr: {e}"))?;
     let (index, valid) = texts(&k, lang);
     Ok(json!({ "index": index, "valid": valid }))
 }
@@ -88,8 +104,9 @@ pub(crate) fn chain_expr(f: &Fields, t: &ViewStack) -> Result<Map<String, Value>
 /// (`index: …`, `valid: …`).
 ///
 /// `[--lang c|rust|python] [--input linear|coords] (LAYOUT | --chain JSON)`,
-/// where JSON is a chain request's `{"shape": [..], "ops": [..]}`. A layout
-/// defaults to its row-major rank `i`, a chain to its coordinates.
+/// where LAYOUT is layout text or composed text (`Sw<B,M,S> o O o L`) and
+/// JSON a chain request's `{"shape": [..], "ops": [..]}`. A layout defaults
+/// to its row-major rank `i`, a chain to its coordinates.
 ///
 /// # Errors
 /// A usage or library error, as text.
@@ -99,6 +116,8 @@ pub(crate) fn chain_expr(f: &Fields, t: &ViewStack) -> Result<Map<String, Value>
 /// assert_eq!(out, "index: i * 4 - i / 6 * 23\nvalid: true\n");
 /// let out = hlayout_cli::expr::command(&["--chain", r#"{"shape":[4],"ops":[["flip",[true]]]}"#]).unwrap();
 /// assert_eq!(out, "index: 3 - i0\nvalid: 1\n");
+/// let out = hlayout_cli::expr::command(&["Sw<1,0,1> o 0 o 4:1"]).unwrap();
+/// assert_eq!(out, "index: i + i / 2 * (1 - (i - i / 2 * 2) * 2)\nvalid: 1\n");
 /// ```
 pub fn command(args: &[&str]) -> Result<String, String> {
     let (mut lang, mut input, mut chain, mut layout) = (Lang::C, None, None, None);
@@ -129,6 +148,10 @@ pub fn command(args: &[&str]) -> Result<String, String> {
         }
     }
     let k = match (layout, chain) {
+        (Some(text), None) if text.trim_start().starts_with("Sw<") => {
+            let c: ComposedLayout = text.parse().map_err(|e| format!("{text}: {e}"))?;
+            codegen::composed(&c, input.unwrap_or(Input::Linear)).map_err(|e| e.to_string())?
+        }
         (Some(text), None) => {
             let l: hlayout::Layout = text.parse().map_err(|e| format!("{text}: {e}"))?;
             codegen::layout(&l, input.unwrap_or(Input::Linear)).map_err(|e| e.to_string())?

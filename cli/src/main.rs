@@ -61,6 +61,7 @@ fn command() -> Command {
                 .about("Print a kernel's index and validity expressions for a layout or a movement-op chain")
                 .after_help(
                     "Examples:\n  hlayout expr \"(4,6):(1,4)\"\n  \
+                     hlayout expr \"Sw<3,4,3> o 0 o (8,64):(64,1)\"\n  \
                      hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'",
                 )
                 .arg(
@@ -85,7 +86,7 @@ fn command() -> Command {
                 )
                 .arg(
                     Arg::new("LAYOUT")
-                        .help("Layout text SHAPE:STRIDE")
+                        .help("Layout text SHAPE:STRIDE, or composed text Sw<B,M,S> o O o L")
                         .required_unless_present("chain")
                         .allow_hyphen_values(true),
                 ),

@@ -5,6 +5,8 @@
 //! compiles the same expressions with gcc.)
 
 use crate::common;
+use common::c_expr;
+use hlayout::algebra::ComposedLayout;
 use hlayout::codegen::{self, Input, Lang};
 use hlayout::Layout;
 use hlayout_cli::batch;
@@ -138,24 +140,110 @@ fn layouts() -> Vec<String> {
     out
 }
 
+/// Checks the C text `index` over the variable `i` with the protocol checker
+/// at every `i < want.len()` against `want`.
+fn c_text_holds(index: &str, want: &[i64], what: &str) {
+    let e = c_expr::parse(index, &["i"]).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(c_expr::redundant_parens(index, &["i"]), None, "{what}");
+    for (i, &w) in want.iter().enumerate() {
+        let got = e
+            .eval(&[i as i64])
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(got, w, "{what} at {i}: {index}");
+    }
+}
+
 #[test]
 fn every_reference_layout_answers_expr() {
     let all = layouts();
     assert!(all.len() > 1000, "{}", all.len());
     for text in all {
         let out = respond(&json!({"op": "expr", "layout": text, "lang": "c"}));
-        let Ok(l) = text.parse::<Layout>() else {
-            // Composed (swizzle) layouts: an error naming why.
-            assert!(out["error"].is_string(), "{text}: {out}");
-            continue;
+        let (k, want): (_, Vec<i64>) = match text.parse::<Layout>() {
+            Ok(l) => (
+                codegen::layout(&l, Input::Linear).unwrap(),
+                l.offsets().collect(),
+            ),
+            Err(_) => {
+                let c: ComposedLayout = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+                let cli = hlayout_cli::expr::command(&[&text]).unwrap();
+                assert_eq!(
+                    cli,
+                    format!("index: {}\nvalid: 1\n", out["index"].as_str().unwrap())
+                );
+                (
+                    codegen::composed(&c, Input::Linear).unwrap(),
+                    c.offsets().collect(),
+                )
+            }
         };
-        let k = codegen::layout(&l, Input::Linear).unwrap();
         assert_eq!(out, json!({"index": k.c().0, "valid": "1"}), "{text}");
-        if l.size() <= 1 << 12 {
-            for (i, want) in l.offsets().enumerate() {
-                assert_eq!(k.eval(&[i as i64]).unwrap(), (want, true), "{text} at {i}");
+        if want.len() <= 1 << 12 {
+            for (i, &w) in want.iter().enumerate() {
+                assert_eq!(k.eval(&[i as i64]).unwrap(), (w, true), "{text} at {i}");
+            }
+            c_text_holds(out["index"].as_str().unwrap(), &want, &text);
+        }
+    }
+}
+
+#[test]
+fn composed_layouts_answer_expr() {
+    let inner = [
+        "(4,4):(4,1)",
+        "(8,8):(8,1)",
+        "(4,(2,4)):(-16,(3,-1))",
+        "(3,5):(-5,-1)",
+        "((2,4),6):((1,24),-4)",
+    ];
+    let mut n = 0;
+    for b in 0..=3 {
+        for m in 0..=3 {
+            for s in [b, b + 2, -b, -(b + 1)] {
+                for o in [-37, 0, 21] {
+                    for l in inner {
+                        let text = format!("Sw<{b},{m},{s}> o {o} o {l}");
+                        let c: ComposedLayout = text.parse().unwrap();
+                        let want: Vec<i64> = c.offsets().collect();
+                        let out = respond(&json!({"op": "expr", "layout": text, "lang": "c"}));
+                        assert_eq!(out["valid"], "1", "{text}");
+                        c_text_holds(out["index"].as_str().unwrap(), &want, &text);
+                        n += 1;
+                    }
+                }
             }
         }
+    }
+    assert_eq!(n, 4 * 4 * 4 * 3 * 5);
+}
+
+#[test]
+fn composed_expr_in_every_language() {
+    let text = "Sw<2,1,-3> o -40 o (4,(2,4)):(-16,(3,-1))";
+    let c: ComposedLayout = text.parse().unwrap();
+    let want: Vec<i64> = c.offsets().collect();
+    let out = respond(&json!({"op": "expr", "layout": text, "lang": "c"}));
+    c_text_holds(out["index"].as_str().unwrap(), &want, text);
+    let py = respond(&json!({"op": "expr", "layout": text, "lang": "python"}));
+    assert_eq!(
+        py["index"],
+        codegen::composed(&c, Input::Linear)
+            .unwrap()
+            .render(Lang::Python)
+            .0
+    );
+    let rust = hlayout_cli::expr::command(&["--lang", "rust", "--input", "coords", text]).unwrap();
+    let k = codegen::composed(&c, Input::Coords).unwrap();
+    assert_eq!(
+        rust,
+        format!("index: {}\nvalid: true\n", k.render(Lang::Rust).0)
+    );
+    for bad in [
+        json!({"op": "expr", "layout": "Sw<3,0,2> o 0 o 8:1", "lang": "c"}),
+        json!({"op": "expr", "layout": "Sw<1,0,1> o 0 o 8:1", "lang": "fortran"}),
+        json!({"op": "expr", "layout": "Sw<1,0,1> o 0 o 8:1"}),
+    ] {
+        assert!(respond(&bad)["error"].is_string(), "{bad}");
     }
 }
 

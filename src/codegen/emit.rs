@@ -28,14 +28,27 @@ pub(crate) fn emit(
     conds: &[Cond],
     kernel: &mut Kernel,
 ) -> Result<()> {
+    let ids = emit_forms(b, std::slice::from_ref(index), conds, kernel)?;
+    kernel.set_index(ids[0]);
+    Ok(())
+}
+
+/// Emits every form of `forms` (simplified under the constraints) and sets
+/// the kernel's validity to the conjunction of `conds`; returns the forms'
+/// nodes, in order.
+pub(crate) fn emit_forms(
+    b: &mut Builder,
+    forms: &[Lin],
+    conds: &[Cond],
+    kernel: &mut Kernel,
+) -> Result<Vec<NodeId>> {
     b.raw = false;
-    let (index, conds) = simplify(b, index, conds)?;
+    let (forms, conds) = simplify(b, forms, conds)?;
     let conds = match conds {
         None => None,
         Some(conds) => needed(b, &conds)?,
     };
-    let index = &index;
-    let mut roots: Vec<&Lin> = vec![index];
+    let mut roots: Vec<&Lin> = forms.iter().collect();
     if let Some(cs) = &conds {
         roots.extend(cs.iter().map(|c| &c.0));
     }
@@ -46,8 +59,11 @@ pub(crate) fn emit(
         kernel,
         memo: Vec::new(),
     };
-    let hint = e.b.range(index);
-    let idx = e.lin(index, Some(hint))?;
+    let mut ids = Vec::with_capacity(forms.len());
+    for f in &forms {
+        let hint = e.b.range(f);
+        ids.push(e.lin(f, Some(hint))?);
+    }
     let valid = match conds {
         None => e.kernel.push(Node::Bool(false)),
         Some(cs) => {
@@ -63,26 +79,33 @@ pub(crate) fn emit(
             acc.unwrap_or_else(|| e.kernel.push(Node::Bool(true)))
         }
     };
-    e.kernel.set_index(idx);
     e.kernel.set_valid(valid);
-    Ok(())
+    Ok(ids)
 }
 
-/// Simplifies the raw `index` and `conds` (rule V1): each constraint under
-/// the constraints before it (the simplest first), the index under all of
+/// Simplifies the raw `forms` and `conds` (rule V1): each constraint under
+/// the constraints before it (the simplest first), the forms under all of
 /// them. The conjunction is unchanged: wherever the earlier constraints hold,
 /// each rewritten one is equivalent to its original, so by induction the
-/// conjunctions agree; and wherever they all hold, the rewritten index equals
-/// the original. `None` for the constraints when one can never hold.
-fn simplify(b: &mut Builder, index: &Lin, conds: &[Cond]) -> Result<(Lin, Option<Vec<Cond>>)> {
+/// conjunctions agree; and wherever they all hold, each rewritten form equals
+/// its original. `None` for the constraints when one can never hold.
+fn simplify(
+    b: &mut Builder,
+    forms: &[Lin],
+    conds: &[Cond],
+) -> Result<(Vec<Lin>, Option<Vec<Cond>>)> {
     b.facts.clear();
     b.forget();
+    let all = |b: &mut Builder| -> Result<Vec<Lin>> {
+        b.forget();
+        forms.iter().map(|f| b.resimplify_memo(f)).collect()
+    };
     let mut facts = Vec::with_capacity(conds.len());
     for (k, (l, lo, hi)) in conds.iter().enumerate() {
         // Without facts, shared atoms are simplified once for all constraints.
         let simple = (b.resimplify_memo(l)?, *lo, *hi);
-        match forms(b, &[simple])? {
-            None => return Ok((b.resimplify(index)?, None)),
+        match forms_of(b, &[simple])? {
+            None => return Ok((all(b)?, None)),
             Some(f) => facts.extend(f.into_iter().map(|f| (k, f))),
         }
     }
@@ -98,14 +121,14 @@ fn simplify(b: &mut Builder, index: &Lin, conds: &[Cond]) -> Result<(Lin, Option
         out.push((b.resimplify(l)?, *lo, *hi));
         b.facts.push(f);
     }
-    let index = b.resimplify(index);
+    let forms = all(b);
     b.facts.clear();
-    Ok((index?, Some(out)))
+    Ok((forms?, Some(out)))
 }
 
 /// Rules C1–C3: each constraint over its normal form, constraints on the same
 /// form intersected; `None` when some constraint can never hold.
-fn forms(b: &Builder, conds: &[Cond]) -> Result<Option<Vec<Cond>>> {
+fn forms_of(b: &Builder, conds: &[Cond]) -> Result<Option<Vec<Cond>>> {
     let mut out: Vec<Cond> = Vec::new();
     for (l, lo, hi) in conds {
         let (mut form, mut lo, mut hi) = (l.clone(), *lo, *hi);
@@ -162,7 +185,7 @@ fn forms(b: &Builder, conds: &[Cond]) -> Result<Option<Vec<Cond>>> {
 /// Rule C4: the bounds each form's range does not already satisfy (C1–C3
 /// first); `None` when some constraint can never hold.
 fn needed(b: &Builder, conds: &[Cond]) -> Result<Option<Vec<Cond>>> {
-    let Some(out) = forms(b, conds)? else {
+    let Some(out) = forms_of(b, conds)? else {
         return Ok(None);
     };
     let mut kept = Vec::with_capacity(out.len());
@@ -258,7 +281,9 @@ impl Emitter<'_> {
                     let m = self.expand(m)?;
                     let q = self.expand(q)?;
                     out = out.add_scaled(&m, a)?;
-                    out = out.add_scaled(&q, -(a * c))?;
+                    let f = i64::try_from(-i128::from(a) * i128::from(*c))
+                        .map_err(|_| crate::error::overflow("kernel expression"))?;
+                    out = out.add_scaled(&q, f)?;
                 }
                 _ => {
                     let mut t = Lin::default();
@@ -301,19 +326,22 @@ impl Emitter<'_> {
     /// negative ones subtracted, the constant last; `hint` is `l`'s range.
     fn lin(&mut self, l: &Lin, hint: Option<(i128, i128)>) -> Result<NodeId> {
         let l = self.expand(l)?;
+        // A coefficient or constant is subtracted when it is negative and
+        // its negation fits (`i64::MIN` is added as it is).
+        let minus = |a: i64| a < 0 && a != i64::MIN;
         let mut acc: Option<NodeId> = None;
-        let pos = l.terms.iter().filter(|t| t.1 > 0);
-        let neg = l.terms.iter().filter(|t| t.1 < 0);
+        let pos = l.terms.iter().filter(|t| !minus(t.1));
+        let neg = l.terms.iter().filter(|t| minus(t.1));
         for &(id, a) in pos.chain(neg) {
             let x = self.atom(id)?;
             acc = Some(match acc {
-                None if a < 0 && l.konst > 0 => {
+                None if minus(a) && l.konst > 0 => {
                     let k = self.kernel.push(Node::Const(l.konst));
                     let t = self.term(x, -a);
                     self.kernel.push(Node::Sub(k, t))
                 }
                 None => self.term(x, a),
-                Some(s) if a < 0 => {
+                Some(s) if minus(a) => {
                     let t = self.term(x, -a);
                     self.kernel.push(Node::Sub(s, t))
                 }
@@ -323,19 +351,17 @@ impl Emitter<'_> {
                 }
             });
         }
-        let konst_done = l.terms.first().is_some_and(|t| t.1 < 0)
-            && l.terms.iter().all(|t| t.1 < 0)
-            && l.konst > 0;
+        let konst_done = l.terms.iter().all(|t| minus(t.1)) && l.konst > 0;
         let node = match acc {
             None => self.kernel.push(Node::Const(l.konst)),
             Some(s) if l.konst == 0 || konst_done => s,
-            Some(s) if l.konst > 0 => {
-                let k = self.kernel.push(Node::Const(l.konst));
-                self.kernel.push(Node::Add(s, k))
-            }
-            Some(s) => {
+            Some(s) if minus(l.konst) => {
                 let k = self.kernel.push(Node::Const(-l.konst));
                 self.kernel.push(Node::Sub(s, k))
+            }
+            Some(s) => {
+                let k = self.kernel.push(Node::Const(l.konst));
+                self.kernel.push(Node::Add(s, k))
             }
         };
         if let Some(h) = hint {

@@ -181,11 +181,13 @@ impl Kernel {
         match node {
             Node::Const(c) => (i128::from(c), i128::from(c)),
             Node::Var(k) => (0, i128::from(self.vars[k].extent - 1)),
-            Node::Add(a, b) => (r(a).0 + r(b).0, r(a).1 + r(b).1),
-            Node::Sub(a, b) => (r(a).0 - r(b).1, r(a).1 - r(b).0),
+            // Saturating: a bound past ±2^127 is refused by `check` anyway.
+            Node::Add(a, b) => (r(a).0.saturating_add(r(b).0), r(a).1.saturating_add(r(b).1)),
+            Node::Sub(a, b) => (r(a).0.saturating_sub(r(b).1), r(a).1.saturating_sub(r(b).0)),
             Node::Mul(a, b) => {
                 let (x, y) = (r(a), r(b));
-                let c = [x.0 * y.0, x.0 * y.1, x.1 * y.0, x.1 * y.1];
+                let m = |p: i128, q: i128| p.saturating_mul(q);
+                let c = [m(x.0, y.0), m(x.0, y.1), m(x.1, y.0), m(x.1, y.1)];
                 (
                     c.iter().copied().min().unwrap_or(0),
                     c.iter().copied().max().unwrap_or(0),
@@ -204,9 +206,55 @@ impl Kernel {
                     (0, c - 1)
                 }
             }
-            Node::Select(_, a, b) => (r(a).0.min(r(b).0), r(a).1.max(r(b).1)),
+            Node::Select(c, a, b) => {
+                let (x, y) = (self.range_under(c, a), r(b));
+                if x.0 > x.1 {
+                    y // `a` is never chosen
+                } else {
+                    (x.0.min(y.0), x.1.max(y.1))
+                }
+            }
             _ => (0, 1),
         }
+    }
+
+    /// The interval of `a` wherever the boolean node `c` holds: `a`'s own,
+    /// narrowed by every conjunct of `c` that compares `a` itself with a
+    /// constant (rule S1 of `docs/codegen.md`). Empty (`lo > hi`) when no
+    /// value of `a` satisfies them. O(nodes of `c`'s conjunction).
+    fn range_under(&self, c: NodeId, a: NodeId) -> (i128, i128) {
+        let (mut lo, mut hi) = self.ranges[a as usize];
+        let mut todo: smallvec::SmallVec<[NodeId; 8]> = smallvec::smallvec![c];
+        while let Some(id) = todo.pop() {
+            let node = self.nodes[id as usize];
+            if let Node::And(x, y) = node {
+                todo.extend([x, y]);
+                continue;
+            }
+            let (Node::Lt(x, k)
+            | Node::Le(x, k)
+            | Node::Gt(x, k)
+            | Node::Ge(x, k)
+            | Node::Eq(x, k)) = node
+            else {
+                continue;
+            };
+            let Node::Const(k) = self.nodes[k as usize] else {
+                continue;
+            };
+            if x != a {
+                continue;
+            }
+            let k = i128::from(k);
+            match node {
+                Node::Lt(..) => hi = hi.min(k - 1),
+                Node::Le(..) => hi = hi.min(k),
+                Node::Gt(..) => lo = lo.max(k + 1),
+                Node::Ge(..) => lo = lo.max(k),
+                _ => (lo, hi) = (lo.max(k), hi.min(k)),
+            }
+        }
+        (lo, hi)
     }
 
     /// Sets the index expression (an integer node).
@@ -245,7 +293,7 @@ impl Kernel {
     }
 
     /// The nodes reachable from the index and validity roots, ascending.
-    fn reachable(&self) -> Vec<bool> {
+    pub(crate) fn reachable(&self) -> Vec<bool> {
         let mut seen = vec![false; self.nodes.len()];
         seen[self.index as usize] = true;
         seen[self.valid as usize] = true;

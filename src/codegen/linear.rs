@@ -22,86 +22,9 @@
 use num_integer::Integer;
 use smallvec::SmallVec;
 
-use crate::error::{overflow, Result};
+use crate::error::Result;
 
-/// An atom's index in its [`Builder`].
-pub(crate) type AtomId = u32;
-
-/// `Σ coeff·atom + konst`, terms sorted by atom, no zero coefficient.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub(crate) struct Lin {
-    pub(crate) terms: SmallVec<[(AtomId, i64); 6]>,
-    pub(crate) konst: i64,
-}
-
-impl Lin {
-    /// The constant `k`.
-    pub(crate) fn constant(k: i64) -> Lin {
-        Lin {
-            terms: SmallVec::new(),
-            konst: k,
-        }
-    }
-
-    /// `1·atom`.
-    fn atom(a: AtomId) -> Lin {
-        let mut terms = SmallVec::new();
-        terms.push((a, 1));
-        Lin { terms, konst: 0 }
-    }
-
-    /// `self + k·other`.
-    pub(crate) fn add_scaled(&self, other: &Lin, k: i64) -> Result<Lin> {
-        let mut out = Lin {
-            terms: SmallVec::new(),
-            konst: checked(i128::from(self.konst) + i128::from(other.konst) * i128::from(k))?,
-        };
-        let (mut i, mut j) = (0, 0);
-        let (a, b) = (&self.terms, &other.terms);
-        while i < a.len() || j < b.len() {
-            let (id, c) = if j == b.len() || (i < a.len() && a[i].0 < b[j].0) {
-                i += 1;
-                (a[i - 1].0, i128::from(a[i - 1].1))
-            } else if i == a.len() || b[j].0 < a[i].0 {
-                j += 1;
-                (b[j - 1].0, i128::from(b[j - 1].1) * i128::from(k))
-            } else {
-                i += 1;
-                j += 1;
-                (
-                    a[i - 1].0,
-                    i128::from(a[i - 1].1) + i128::from(b[j - 1].1) * i128::from(k),
-                )
-            };
-            if c != 0 {
-                out.terms.push((id, checked(c)?));
-            }
-        }
-        Ok(out)
-    }
-
-    /// `self + k`.
-    pub(crate) fn plus(&self, k: i64) -> Result<Lin> {
-        let mut out = self.clone();
-        out.konst = checked(i128::from(self.konst) + i128::from(k))?;
-        Ok(out)
-    }
-
-    /// `k·self`.
-    pub(crate) fn scaled(&self, k: i64) -> Result<Lin> {
-        Lin::default().add_scaled(self, k)
-    }
-
-    /// The gcd of the coefficients (0 without terms).
-    pub(crate) fn coeff_gcd(&self) -> i64 {
-        self.terms.iter().fold(0i64, |g, &(_, a)| g.gcd(&a))
-    }
-}
-
-/// `v` as `i64`, or an overflow error.
-fn checked(v: i128) -> Result<i64> {
-    i64::try_from(v).map_err(|_| overflow("kernel expression"))
-}
+pub(crate) use super::form::{checked, AtomId, Lin};
 
 /// What an atom is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -178,8 +101,8 @@ impl Builder {
                 i128::from(a) * i128::from(info.lo),
                 i128::from(a) * i128::from(info.hi),
             );
-            lo += x.min(y);
-            hi += x.max(y);
+            lo = lo.saturating_add(x.min(y));
+            hi = hi.saturating_add(x.max(y));
         }
         (lo, hi)
     }
@@ -194,9 +117,12 @@ impl Builder {
         let (mut lo, mut hi) = (i128::from(l.konst), i128::from(l.konst));
         for &(id, a) in &l.terms {
             let (x, y) = self.atom_valid_range(id);
-            let (x, y) = (i128::from(a) * x, i128::from(a) * y);
-            lo += x.min(y);
-            hi += x.max(y);
+            let (x, y) = (
+                i128::from(a).saturating_mul(x),
+                i128::from(a).saturating_mul(y),
+            );
+            lo = lo.saturating_add(x.min(y));
+            hi = hi.saturating_add(x.max(y));
         }
         // ⌊m/c⌋ + B = ⌊(m + c·B)/c⌋: a fact on m + c·B bounds l too.
         for &(id, a) in &l.terms {
@@ -342,7 +268,7 @@ impl Builder {
         Lin::constant(p).add_scaled(&Lin::atom(id), slope).ok()
     }
 
-    /// `⌊l / c⌋` for `c >= 1`, simplified (rules D1–D6 and A1 of
+    /// `⌊l / c⌋` for `c >= 1`, simplified (rules D1–D7 and A1 of
     /// `docs/codegen.md`). Under facts, the quotient's interval wherever they
     /// hold is recorded as a fact too (rule F1), so that it survives the
     /// quotient's rewriting into terms.
@@ -383,6 +309,9 @@ impl Builder {
                 .map(|&(id, a)| (id, (i128::from(a) / g) as i64)),
         );
         if form.terms[0].1 < 0 {
+            if form.terms.iter().any(|t| t.1 == i64::MIN) {
+                return; // a fact is an optimisation only
+            }
             form.terms.iter_mut().for_each(|t| t.1 = -t.1);
             (lo, hi) = (-hi, -lo);
         }
@@ -441,6 +370,9 @@ impl Builder {
                 .extend(l.terms.iter().map(|&(id, a)| (id, a / g)));
             return self.div(&reduced, c / g);
         }
+        if let Some((g, big, q)) = self.small_rest(l, c) {
+            return self.div(&big.plus(q)?, c / g);
+        }
         // D5: ⌊(⌊m/a⌋ + B)/c⌋ = ⌊(m + a·B)/(a·c)⌋ for the first term with
         // coefficient 1 that is a division.
         let inner = l
@@ -470,7 +402,44 @@ impl Builder {
         Ok(Lin::atom(self.intern(Atom::Div(l.clone(), c), lo, hi)))
     }
 
-    /// `l mod c` for `c >= 1`, simplified (rules M1–M5 of `docs/codegen.md`).
+    /// Rule D7: for `l = g·A + r` with `g > 1` dividing `c` and every
+    /// coefficient of `A`, and `r` (the other terms and the constant) within
+    /// one block `[q·g, q·g + g)` wherever the facts hold: `(g, A, q)`, so that
+    /// `⌊l/c⌋ = ⌊(A + q)/(c/g)⌋` and `l mod c = g·((A + q) mod (c/g)) + r − q·g`.
+    /// The largest such `g` among `gcd(c, a)` for the coefficients `a`.
+    fn small_rest(&self, l: &Lin, c: i64) -> Option<(i64, Lin, i64)> {
+        let mut gs: SmallVec<[i64; 6]> = l
+            .terms
+            .iter()
+            .map(|t| t.1.gcd(&c))
+            .filter(|&g| g > 1)
+            .collect();
+        gs.sort_unstable_by(|a, b| b.cmp(a));
+        gs.dedup();
+        for g in gs {
+            let mut big = Lin::default();
+            let mut r = Lin::constant(l.konst);
+            for &(id, a) in &l.terms {
+                if a % g == 0 {
+                    big.terms.push((id, a / g));
+                } else {
+                    r.terms.push((id, a));
+                }
+            }
+            if r.terms.is_empty() {
+                continue;
+            }
+            let (lo, hi) = self.valid_range(&r);
+            let g128 = i128::from(g);
+            if lo.div_euclid(g128) == hi.div_euclid(g128) {
+                let q = i64::try_from(lo.div_euclid(g128)).ok()?;
+                return Some((g, big, q));
+            }
+        }
+        None
+    }
+
+    /// `l mod c` for `c >= 1`, simplified (rules M1–M5, D7 and A1 of `docs/codegen.md`).
     pub(crate) fn modulo(&mut self, l: &Lin, c: i64) -> Result<Lin> {
         debug_assert!(c >= 1);
         if c == 1 {
@@ -513,6 +482,14 @@ impl Builder {
                 .extend(rest.terms.iter().map(|&(id, a)| (id, a / g)));
             let inner = self.modulo(&reduced, c / g)?;
             return inner.scaled(g)?.plus(rest.konst.rem_euclid(g));
+        }
+        if let Some((g, big, q)) = self.small_rest(&rest, c) {
+            let mut r = rest.clone();
+            r.terms.retain(|t| t.1 % g != 0);
+            let inner = self.modulo(&big.plus(q)?, c / g)?;
+            return inner
+                .scaled(g)?
+                .add_scaled(&r.plus(checked(-i128::from(q) * i128::from(g))?)?, 1);
         }
         // M5: (m mod (c·n)) mod c = m mod c.
         if let [(id, 1)] = rest.terms[..] {

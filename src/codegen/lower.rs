@@ -13,9 +13,9 @@
 //! over the shape, the first again without modulo. A stack lowers its top
 //! view on the kernel's input and every view below on the index of the view
 //! above (a row-major index into its shape wherever the elements above are
-//! valid), collecting all views' constraints. Each digit is one call to the
-//! simplifier, so a stack costs at most the divisions of its views rendered
-//! one after another.
+//! valid), collecting all views' constraints (the *fused* lowering; the
+//! simplifier is greedy, so [`super::stack`] also builds the *split* kernel
+//! and keeps the cheaper).
 //!
 //! Cost: O(leaves · (1 + constraints)) simplifier calls per view.
 

@@ -10,8 +10,12 @@
 //! constraints to the fewest comparisons; [`Kernel::check`] then proves by
 //! interval arithmetic that no node overflows `i64` and no division sees a
 //! negative operand anywhere in the variables' box; the renderers
-//! ([`render`]) print C (also CUDA), Rust or Python. `docs/codegen.md` lists
-//! every rule with the reason it is exact, and worked examples.
+//! ([`render`]) print C (also CUDA), Rust or Python. A stack is lowered two
+//! ways, fused and split ([`fused`], [`split`]), and [`stack`] keeps the
+//! cheaper, so it never costs more than its views rendered one after
+//! another; a composed layout's swizzle is written with divisions by powers
+//! of two and products of bits ([`composed`]). `docs/codegen.md` lists every
+//! rule with the reason it is exact, and worked examples.
 //!
 //! The index is only meaningful where the validity expression is true; both
 //! are defined everywhere.
@@ -31,14 +35,20 @@
 //! ```
 
 mod emit;
+mod form;
 pub mod ir;
 mod linear;
 mod lower;
 pub mod render;
+#[cfg(test)]
+mod rules_tests;
+mod splice;
+mod swizzle;
 
 pub use ir::{Kernel, Node, NodeId, Var};
 pub use render::Lang;
 
+use crate::algebra::ComposedLayout;
 use crate::error::{overflow, Result};
 use crate::layout::Layout;
 use crate::view::{View, ViewStack};
@@ -89,12 +99,46 @@ fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec
 /// The kernel of `stack`: its top view lowered at `input`, each view below
 /// at the index of the view above, all views' validity combined.
 ///
+/// The cheaper (fewer divisions and modulos; [`fused`] on a tie) of the
+/// [`fused`] and the [`split`] kernel, so a stack never costs more than its
+/// views rendered one after another. A single view, or a stack whose fused
+/// kernel needs no division, is lowered once. Cost:
+/// O(views · leaves · (1 + constraints)) simplifier calls.
+///
 /// # Errors
 /// [`Error::Overflow`](crate::Error::Overflow) when some intermediate value
-/// could leave `i64` somewhere in the final shape.
+/// could leave `i64` somewhere in the final shape (in both lowerings).
 ///
 /// See the [module documentation](self) for an example.
 pub fn stack(stack: &ViewStack, input: Input) -> Result<Kernel> {
+    let fused = fused(stack, input);
+    if stack.views().len() == 1 || fused.as_ref().is_ok_and(|k| k.div_mod_count() == 0) {
+        return fused; // nothing can be cheaper
+    }
+    match (fused, split(stack, input)) {
+        (Ok(f), Ok(s)) if s.div_mod_count() < f.div_mod_count() => Ok(s),
+        (Ok(f), _) => Ok(f),
+        (Err(_), Ok(s)) => Ok(s),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+/// The *fused* kernel of `stack`: every view below lowered on the linear
+/// form of the index of the view above, the whole simplified at once. It
+/// usually removes divisions the views need separately (a transpose's
+/// quotient cancels against the reshape's), but the simplifier is greedy, so
+/// it can also cost more; [`stack`] keeps the cheaper of this and [`split`].
+///
+/// # Errors
+/// As [`stack`].
+///
+/// ```
+/// use hlayout::codegen::{self, Input};
+/// let s = hlayout::ViewStack::new(&[4, 6])?.permute(&[1, 0])?.reshape(&[24])?;
+/// assert_eq!(codegen::fused(&s, Input::Coords)?.c().0, "i0 * 6 - i0 / 4 * 23");
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn fused(stack: &ViewStack, input: Input) -> Result<Kernel> {
     let views = stack.views();
     let mut b = Builder::recording();
     let mut conds = Vec::new();
@@ -105,6 +149,37 @@ pub fn stack(stack: &ViewStack, input: Input) -> Result<Kernel> {
         index = lower::view_linear(&mut b, v, &index, &mut conds)?;
     }
     finish(b, vars, &index, &conds)
+}
+
+/// The *split* kernel of `stack`: the views' own kernels ([`view`]: the top
+/// one at `input`, every other at its linear index), each reading the index
+/// of the view above, clamped into its range where that index is invalid
+/// (`docs/codegen.md`, section "Stacks"). Its divisions and modulos are
+/// those of the views' kernels (fewer when two share a node).
+///
+/// # Errors
+/// As [`stack`].
+///
+/// ```
+/// use hlayout::codegen::{self, Input};
+/// // A transpose reshaped: two views.
+/// let s = hlayout::ViewStack::new(&[7, 4])?.permute(&[1, 0])?.reshape(&[7, 4])?;
+/// let views = s.views();
+/// assert_eq!(views.len(), 2);
+/// let k = codegen::split(&s, Input::Coords)?;
+/// assert_eq!(k.c().0, "(i0 * 4 + i1) * 4 - (i0 * 4 + i1) / 7 * 27");
+/// let separate = codegen::view(&views[1], Input::Coords)?.div_mod_count()
+///     + codegen::view(&views[0], Input::Linear)?.div_mod_count();
+/// assert!(k.div_mod_count() <= separate);
+/// for i in 0..28 {
+///     let c = [i / 4, i % 4];
+///     assert_eq!(Some(k.eval(&c)?.0), s.eval(&c)?);
+/// }
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn split(stack: &ViewStack, input: Input) -> Result<Kernel> {
+    let views = stack.views();
+    splice::split(&views[views.len() - 1], &views[..views.len() - 1], input)
 }
 
 /// The kernel of one view.
@@ -146,6 +221,31 @@ pub fn view(v: &View, input: Input) -> Result<Kernel> {
 /// ```
 pub fn layout(layout: &Layout, input: Input) -> Result<Kernel> {
     view(&View::from_layout(layout, 0), input)
+}
+
+/// The kernel of a composed layout `Sw<B,M,S> o O o L`, `i ↦ Sw(O + L(i))`,
+/// from L's row-major rank `i` ([`Input::Linear`]) or its top-level
+/// coordinates ([`Input::Coords`]); always valid. The swizzle's XOR is
+/// written with `/`, `%` by powers of two and products of bits
+/// (`docs/codegen.md`, section "Swizzles"), so the C text keeps to the
+/// protocol's operators. Cost: O(leaves + B) simplifier calls.
+///
+/// # Errors
+/// As [`stack`].
+///
+/// ```
+/// use hlayout::algebra::ComposedLayout;
+/// use hlayout::codegen::{self, Input};
+/// let c: ComposedLayout = "Sw<1,0,2> o 0 o (4,4):(4,1)".parse()?;
+/// let k = codegen::composed(&c, Input::Linear)?;
+/// assert_eq!(k.c().0, "i + i / 4 % 2 * (1 - i % 2 * 2)");
+/// for i in 0..16 {
+///     assert_eq!(k.eval(&[i])?, (c.eval(i)?, true));
+/// }
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn composed(c: &ComposedLayout, input: Input) -> Result<Kernel> {
+    swizzle::kernel(c, input)
 }
 
 /// Lowers the top view at the kernel's input.

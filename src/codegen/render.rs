@@ -73,6 +73,7 @@ impl Renderer<'_> {
     fn prec(&self, id: NodeId) -> u8 {
         let py = self.lang == Lang::Python;
         match self.k.nodes()[id as usize] {
+            Node::Const(i64::MIN) => ADD,
             Node::Const(c) if c < 0 => UNARY,
             Node::Const(_) | Node::Var(_) | Node::Bool(_) => ATOM,
             Node::Add(..) | Node::Sub(..) => ADD,
@@ -122,6 +123,9 @@ impl Renderer<'_> {
         let left = |p: u8| (p, p + 1);
         let cmp = (ADD, ADD);
         match self.k.nodes()[id as usize] {
+            // Its magnitude is no literal of the type: C would read
+            // `-9223372036854775808` as the negation of an unsigned or wider one.
+            Node::Const(i64::MIN) => out.push_str("-9223372036854775807 - 1"),
             Node::Const(c) => {
                 let _ = write!(out, "{c}");
             }
