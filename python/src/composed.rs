@@ -10,6 +10,7 @@ use pyo3::types::{PyString, PyTuple};
 
 use crate::convert::{int_tuple, offsets_buffer, offsets_to_py};
 use crate::errors::IntoPy;
+use crate::kernel::{self, PyKernel};
 use crate::layout::{tiler, PyLayout};
 
 /// CuTe's `Swizzle<B,M,S>` on offsets: the `B` bits starting at bit
@@ -317,6 +318,33 @@ impl PyComposedLayout {
         Ok(PyComposedLayout::wrap(
             self.inner.raked_product(&b.inner).py()?,
         ))
+    }
+
+    /// The kernel expressions of `Sw(O + L(i))` (the crate's code generator;
+    /// the swizzle is written with `/`, `%` and comparisons only): over the
+    /// row-major rank `i` (`input="linear"`, the default) or over the top-level
+    /// coordinates of `L` (`input="coords"`). Always valid.
+    ///
+    /// >>> k = ComposedLayout("Sw<1,0,1> o 0 o 4:1").kernel()
+    /// >>> [k(i)[0] for i in range(4)], k.div_mod_count
+    /// ([0, 1, 3, 2], 1)
+    #[pyo3(signature = (input="linear"))]
+    fn kernel(&self, input: &str) -> PyResult<PyKernel> {
+        kernel::build(self.__repr__(), input, |i| {
+            hlayout::codegen::composed(&self.inner, i)
+        })
+    }
+
+    /// `(index, valid)` of `kernel(input)` as text in `lang`
+    /// (`"c"`, `"cuda"`, `"rust"` or `"python"`).
+    ///
+    /// >>> ComposedLayout("Sw<1,0,1> o 0 o 4:1").expr("python")[1]
+    /// 'True'
+    #[pyo3(signature = (lang="c", input="linear"))]
+    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
+        let lang = kernel::lang(lang)?;
+        let k = hlayout::codegen::composed(&self.inner, kernel::input(input)?).py()?;
+        Ok(k.render(lang))
     }
 
     fn __str__(&self) -> String {
