@@ -9,20 +9,25 @@
 //! tail-only greedy pass.
 //!
 //! A stack never decides the same refusal twice: each adjacent pair remembers
-//! ([`Refusal`]) that its replay failed, and at which op, and that the merge
-//! refused it. An op on the upper view keeps the replay's failure unless it
-//! supersedes the failing reshape, and keeps the merge's refusal when it is a
-//! permute or an expand (a refused pair stays refused under them; the property
-//! test `refusal_survives_permute_and_expand` checks it); any change to the
-//! lower view forgets both.
+//! ([`Refusal`]) that its replay failed, and at which op, that the merge
+//! refused it, and, when one is found, a [`Witness`]: four elements proving
+//! that no single view equals the pair. An op on the upper view keeps the
+//! replay's failure unless it supersedes the failing reshape, keeps the
+//! merge's refusal when it is a permute or an expand (a refused pair stays
+//! refused under them; the property test `refusal_survives_permute_and_expand`
+//! checks it), and carries the witness along in O(rank) when the op keeps its
+//! four elements (always for permute, flip, pad and expand); while a witness
+//! lasts nothing is decided. Any change to the lower view forgets all three.
 
 use std::fmt;
 
 use smallvec::SmallVec;
 
 use super::pair::merge_pair;
+use super::witness::Witness;
 use super::{unravel, View, ViewOffsets};
 use crate::error::{Error, Result};
+use crate::num::Ints;
 
 /// One movement op with its argument, as recorded for replay.
 #[derive(Clone, Debug)]
@@ -95,17 +100,44 @@ struct Link {
 }
 
 /// What is known of a pair that did not merge, so that it is not decided again.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Refusal {
     /// Replaying the log on the lower view fails at this op.
     replay_fails_at: Option<usize>,
     /// [`merge_pair`] refused the pair.
     merge: bool,
+    /// Four elements proving that no single view equals the pair: while it
+    /// lasts, nothing is decided.
+    witness: Option<Witness>,
 }
 
 impl Link {
-    /// Records `op`, applied to the upper view, and what of the refusal survives it.
-    fn record(&mut self, op: Movement) {
+    /// Records `op`, applied to the upper view of shape `before` (given when
+    /// the link holds a witness), and what of the refusal survives it.
+    fn record(&mut self, op: Movement, before: &[i64]) {
+        if let Some(w) = &mut self.refused.witness {
+            let kept = match &op {
+                Movement::Permute(p) => {
+                    w.permute(p);
+                    true
+                }
+                Movement::Expand(_) => true,
+                Movement::Pad(a) => {
+                    w.pad(a);
+                    true
+                }
+                Movement::Flip(f) => {
+                    w.flip(f, before);
+                    true
+                }
+                Movement::Shrink(a) => w.shrink(a),
+                Movement::Stride(s) => w.stride(s, before),
+                Movement::Reshape(s) => w.reshape(before, s),
+            };
+            if !kept {
+                self.refused.witness = None;
+            }
+        }
         if let Some(at) = self.refused.replay_fails_at {
             // The failing op now stands before another; only a reshape
             // followed by a reshape is skipped by the replay.
@@ -123,9 +155,13 @@ impl Link {
     }
 
     /// Whether `lower` and `upper` (the views this link joins) merge, and the
-    /// merged view; remembers a refusal, and does not decide a remembered one
-    /// again. O(1) when both parts are remembered.
+    /// merged view; remembers a refusal (with a [`Witness`] when one is
+    /// found), and does not decide a remembered one again. O(1) when a
+    /// witness or both parts are remembered.
     fn merge(&mut self, lower: &View, upper: &View) -> Result<Option<View>> {
+        if self.refused.witness.is_some() {
+            return Ok(None);
+        }
         if self.refused.replay_fails_at.is_none() {
             match replay(lower, &self.log)? {
                 Ok(v) => return Ok(Some(v)),
@@ -137,6 +173,9 @@ impl Link {
         }
         let merged = merge_pair(lower, upper)?;
         self.refused.merge = merged.is_none();
+        if merged.is_none() {
+            self.refused.witness = Witness::find(lower, upper);
+        }
         Ok(merged)
     }
 }
@@ -239,11 +278,22 @@ impl ViewStack {
     fn apply(
         mut self,
         op: impl Fn(&mut View) -> Result<bool>,
-        record: impl FnOnce() -> Movement,
+        record: impl Fn() -> Movement,
     ) -> Result<ViewStack> {
         let top = self.views.len() - 1;
         #[cfg(debug_assertions)]
         let before = self.views[top].clone();
+        // A witness on the top link follows a reshape or a stride from the
+        // shape before the op (a flip keeps the shape).
+        let mut shape = Ints::new();
+        let mut movement = None;
+        if top > 0 && self.links[top - 1].refused.witness.is_some() {
+            let m = record();
+            if matches!(m, Movement::Reshape(_) | Movement::Stride(_)) {
+                shape = self.views[top].extents();
+            }
+            movement = Some(m);
+        }
         if op(&mut self.views[top])? {
             #[cfg(debug_assertions)]
             self.views[top].debug_assert_tidy();
@@ -259,7 +309,19 @@ impl ViewStack {
                     links: Vec::new(),
                 });
             }
-            self.links[top - 1].record(record());
+            let witnessed = movement.is_some();
+            let m = movement.unwrap_or_else(&record);
+            if witnessed && matches!(m, Movement::Flip(_)) {
+                shape = self.views[top].extents();
+            }
+            self.links[top - 1].record(m, &shape);
+            #[cfg(debug_assertions)]
+            if let Some(w) = &self.links[top - 1].refused.witness {
+                debug_assert!(
+                    w.holds(&self.views[top - 1], &self.views[top]),
+                    "a witness that does not hold: {w:?}"
+                );
+            }
             return simplify(self.views, self.links);
         }
         #[cfg(debug_assertions)]
@@ -489,6 +551,15 @@ fn simplify(mut views: Vec<View>, mut links: Vec<Link>) -> Result<ViewStack> {
 }
 
 impl ViewStack {
+    /// The four elements of the witness the top link holds, if any (see
+    /// [`Witness`]), with the pair it refutes.
+    #[cfg(test)]
+    pub(crate) fn top_witness(&self) -> Option<([Ints; 4], &View, &View)> {
+        let n = self.views.len();
+        let w = self.links.last()?.refused.witness.as_ref()?;
+        Some((w.corners(), &self.views[n - 2], &self.views[n - 1]))
+    }
+
     /// The stack simplified again with every refusal forgotten: equal to
     /// `self` when the remembered refusals are sound.
     #[cfg(test)]
