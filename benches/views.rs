@@ -151,6 +151,26 @@ fn workload(name: &str) -> Workload {
             ],
             size: (1 << 20) - 8,
         },
+        "sliced_transpose_padded_576k" => Workload {
+            single: ViewStack::new(&[64, 64])
+                .and_then(|t| t.permute(&[1, 0]))
+                .and_then(|t| t.reshape(&[4096]))
+                .and_then(|t| t.shrink(&[(3, 4003)]))
+                .and_then(|t| t.reshape(&[1, 1, 1, 4000]))
+                .and_then(|t| t.expand(&[4, 4, 2, 4000]))
+                .and_then(|t| t.pad(&[(1, 1), (1, 1), (1, 1), (0, 0)]))
+                .unwrap(),
+            stack: vec![
+                view(&[64, 64], &[1, 64], 0, None),
+                view(
+                    &[6, 6, 4, 4000],
+                    &[0, 0, 0, 1],
+                    3,
+                    Some(vec![(1, 5), (1, 5), (1, 3), (0, 4000)]),
+                ),
+            ],
+            size: 6 * 6 * 4 * 4000,
+        },
         _ => unreachable!(),
     }
 }
@@ -188,20 +208,29 @@ fn eval_flat(v: &FlatView, c: &[i64]) -> Option<i64> {
     Some(v.offset() + c.iter().zip(v.strides()).map(|(x, s)| x * s).sum::<i64>())
 }
 
-const STREAMS: [&str; 5] = [
+const STREAMS: [&str; 6] = [
     "transpose_flatten_1024",
     "head_merge_8x16x64x64",
     "padded_conv3x3_64",
     "sliced_transpose_bcast_512",
     "sliced_transpose_1024",
+    "sliced_transpose_padded_576k",
 ];
 
-/// The single hierarchical view's offset stream.
+/// The single hierarchical view's offset stream (checked once against the
+/// stack's, so both sides compute the same offsets).
 #[divan::bench(args = STREAMS)]
 fn stream_single_view(b: Bencher, name: &str) {
     let w = workload(name);
     assert_eq!(w.single.views().len(), 1, "{name}: {}", w.single);
     let mut out = vec![0i64; w.size];
+    let mut want = vec![0i64; w.size];
+    stack_fill(&w.stack, &mut want);
+    w.single.views()[0].fill_offsets(&mut out, -1);
+    assert!(
+        out == want,
+        "{name}: the single view and the stack disagree"
+    );
     b.counter(divan::counter::ItemsCount::new(w.size))
         .bench_local(|| w.single.views()[0].fill_offsets(&mut out, -1));
 }
@@ -227,6 +256,48 @@ fn stream_plain_fill(b: Bencher, name: &str) {
                 *o = i * stride;
             }
         });
+}
+
+/// Tiny views (1 to 16 elements), one of each kind the fill distinguishes:
+/// what a stream costs to set up. `one` is a single element; `plain_16` a
+/// transposed 4×4 (the layout stream); `padded_16` a 2×2 padded by one (two
+/// constraints, the blocked fill); `window_12` a 1-D 3-tap window over 4
+/// elements padded by one (an affine constraint `1 <= x0 + x1 < 5`);
+/// `windowed_10` a flattened 4×4 transpose sliced to `[3, 13)` (a window).
+fn tiny_view(name: &str) -> ViewStack {
+    match name {
+        "one" => ViewStack::new(&[1]),
+        "plain_16" => ViewStack::new(&[4, 4]).and_then(|t| t.permute(&[1, 0])),
+        "padded_16" => ViewStack::new(&[2, 2]).and_then(|t| t.pad(&[(1, 1), (1, 1)])),
+        "window_12" => ViewStack::new(&[4])
+            .and_then(|t| t.pad(&[(1, 1)]))
+            .and_then(|t| t.reshape(&[1, 6]))
+            .and_then(|t| t.expand(&[4, 6]))
+            .and_then(|t| t.reshape(&[24]))
+            .and_then(|t| t.shrink(&[(0, 21)]))
+            .and_then(|t| t.reshape(&[3, 7]))
+            .and_then(|t| t.shrink(&[(0, 3), (0, 4)]))
+            .and_then(|t| t.permute(&[1, 0])),
+        "windowed_10" => ViewStack::new(&[4, 4])
+            .and_then(|t| t.permute(&[1, 0]))
+            .and_then(|t| t.reshape(&[16]))
+            .and_then(|t| t.shrink(&[(3, 13)])),
+        _ => unreachable!(),
+    }
+    .unwrap()
+}
+
+const TINY: [&str; 5] = ["one", "plain_16", "padded_16", "window_12", "windowed_10"];
+
+/// The whole offset stream of a tiny view: the per-fill setup, which the
+/// issue bounds at 200 ns.
+#[divan::bench(args = TINY, sample_size = 64)]
+fn stream_tiny(b: Bencher, name: &str) {
+    let t = tiny_view(name);
+    assert_eq!(t.views().len(), 1, "{name}: {t}");
+    let v = &t.views()[0];
+    let mut out = vec![0i64; v.size() as usize];
+    b.bench_local(|| v.fill_offsets(black_box(&mut out), -1));
 }
 
 /// Two-view stacks (the pair refused by the merge): `permute_then_reshape` is

@@ -7,7 +7,7 @@
 //! leaves' shift, one vectorisable add-copy. Validity is then applied per
 //! block by [`BlockChecks`].
 
-use super::checks::{BlockChecks, Rows};
+use super::checks::{with_rows, BlockChecks};
 use super::odometer::Odometer;
 use super::ViewOffsets;
 
@@ -42,15 +42,16 @@ pub(super) fn fill_blocked(it: &ViewOffsets, out: &mut [i64], invalid: i64) -> O
         |k| leaves.strides[k0 + k],
         it.odo.offset,
     );
-    let mut rel: Rows = [[0; BLOCK]; BLOCK_CONSTRAINTS + 1];
-    let checks = BlockChecks::of_leaves(leaves, &it.odo.values, (k0, size), &mut rel);
-    // The outer leaves' odometer carries each block's shift relative to the first.
-    let mut outer = Odometer::new(k0, 0, &it.odo.values);
-    for chunk in rest.chunks_mut(size) {
-        outer.step(leaves);
-        checks.write(chunk, template, (outer.offset, &outer.values), invalid);
-    }
-    checks.apply(template, &it.odo.values, invalid);
+    with_rows(size, |rel| {
+        let checks = BlockChecks::of_leaves(leaves, &it.odo.values, (k0, size), rel);
+        // The outer leaves' odometer carries each block's shift relative to the first.
+        let mut outer = Odometer::new(k0, 0, &it.odo.values);
+        for chunk in rest.chunks_mut(size) {
+            outer.step(leaves);
+            checks.write(chunk, template, (outer.offset, &outer.values), invalid);
+        }
+        checks.apply(template, &it.odo.values, invalid);
+    });
     Some(want)
 }
 

@@ -12,9 +12,61 @@ use smallvec::SmallVec;
 use super::blocked::{tabulate, BLOCK, BLOCK_CONSTRAINTS};
 use super::odometer::Leaves;
 
-/// Rows of per-position tables of a block: one per constraint (its value
-/// relative to the block's start), then [`MASK_ROW`].
-pub(super) type Rows = [[i64; BLOCK]; BLOCK_CONSTRAINTS + 1];
+/// Rows of per-position tables of a block of `size` positions, row after
+/// row: one per constraint (its value relative to the block's start), then
+/// [`MASK_ROW`].
+pub(super) struct Rows<'a> {
+    data: &'a mut [i64],
+    size: usize,
+}
+
+impl Rows<'_> {
+    /// Row `r` (a constraint, or [`MASK_ROW`]).
+    pub(super) fn row(&self, r: usize) -> &[i64] {
+        &self.data[r * self.size..(r + 1) * self.size]
+    }
+
+    /// Row `r`, to write.
+    pub(super) fn row_mut(&mut self, r: usize) -> &mut [i64] {
+        &mut self.data[r * self.size..(r + 1) * self.size]
+    }
+
+    /// The constraint rows (row `c` at `c·size`) and the mask row.
+    fn split_mask(&mut self) -> (&[i64], &mut [i64]) {
+        let (head, tail) = self.data.split_at_mut(MASK_ROW * self.size);
+        (head, &mut tail[..self.size])
+    }
+}
+
+/// Runs `f` on zeroed [`Rows`] for a block of `size ≤ BLOCK` positions, on
+/// the stack. Small blocks get small tables: zeroing the full
+/// `3 × BLOCK` entries would cost a tiny view's fill ~25k instructions.
+/// O(size) to zero.
+pub(super) fn with_rows<R>(size: usize, f: impl FnOnce(Rows<'_>) -> R) -> R {
+    const ROWS: usize = BLOCK_CONSTRAINTS + 1;
+    const SMALL: usize = 32;
+    const MEDIUM: usize = 256;
+    let n = size * ROWS;
+    if size <= SMALL {
+        let mut data = [0i64; SMALL * ROWS];
+        f(Rows {
+            data: &mut data[..n],
+            size,
+        })
+    } else if size <= MEDIUM {
+        let mut data = [0i64; MEDIUM * ROWS];
+        f(Rows {
+            data: &mut data[..n],
+            size,
+        })
+    } else {
+        let mut data = [0i64; BLOCK * ROWS];
+        f(Rows {
+            data: &mut data[..n],
+            size,
+        })
+    }
+}
 
 /// The row of [`Rows`] holding the lane mask of the positions every block
 /// shares (-1 valid, 0 not).
@@ -38,7 +90,7 @@ pub(super) struct BlockChecks<'a> {
     bounds: &'a [(i64, i64)],
     /// Per constraint, its value at each position relative to the block's start
     /// (rows of fixed constraints are consumed to build the fixed mask).
-    rel: &'a Rows,
+    rel: Rows<'a>,
     varying: SmallVec<[usize; BLOCK_CONSTRAINTS]>,
     /// Per constraint, the least and greatest relative value over the block.
     reach: SmallVec<[(i64, i64); BLOCK_CONSTRAINTS]>,
@@ -54,12 +106,12 @@ impl<'a> BlockChecks<'a> {
         leaves: &'a Leaves,
         values: &[i64],
         (k0, size): (usize, usize),
-        rel: &'a mut Rows,
+        mut rel: Rows<'a>,
     ) -> BlockChecks<'a> {
         let inner = &leaves.extents[k0..];
         let cons = leaves.bounds.len();
-        for (c, row) in rel.iter_mut().enumerate().take(cons) {
-            tabulate(&mut row[..size], inner, |k| leaves.coeffs[k0 + k][c], 0);
+        for c in 0..cons {
+            tabulate(rel.row_mut(c), inner, |k| leaves.coeffs[k0 + k][c], 0);
         }
         let varying = (0..cons)
             .filter(|&c| leaves.coeffs[..k0].iter().any(|a| a[c] != 0))
@@ -81,10 +133,10 @@ impl<'a> BlockChecks<'a> {
         bounds: &'a [(i64, i64)],
         values: &[i64],
         tables: Tables,
-        rel: &'a mut Rows,
+        mut rel: Rows<'a>,
     ) -> BlockChecks<'a> {
-        let fixed = fixed_holes(bounds, values, &tables, &mut rel[..]);
-        let rel: &'a Rows = rel;
+        debug_assert_eq!(rel.size, tables.size);
+        let fixed = fixed_holes(bounds, values, &tables, &mut rel);
         BlockChecks {
             bounds,
             rel,
@@ -142,7 +194,7 @@ impl<'a> BlockChecks<'a> {
                 continue; // this block cannot break it
             }
             let test = RangeTest::new((lo, hi), v, (min, max));
-            for (o, &r) in out.iter_mut().zip(&self.rel[c][..n]) {
+            for (o, &r) in out.iter_mut().zip(&self.rel.row(c)[..n]) {
                 *o = select(test.mask(r), *o, invalid);
             }
         }
@@ -154,7 +206,7 @@ impl<'a> BlockChecks<'a> {
                 }
             }
             FixedHoles::Mask => {
-                for (o, &m) in out.iter_mut().zip(&self.rel[MASK_ROW][..n]) {
+                for (o, &m) in out.iter_mut().zip(&self.rel.row(MASK_ROW)[..n]) {
                     *o = select(m, *o, invalid);
                 }
             }
@@ -202,7 +254,7 @@ fn fixed_holes(
     bounds: &[(i64, i64)],
     values: &[i64],
     tables: &Tables,
-    rel: &mut [[i64; BLOCK]],
+    rel: &mut Rows<'_>,
 ) -> FixedHoles {
     let size = tables.size;
     let mut fixed = (0..bounds.len())
@@ -211,14 +263,13 @@ fn fixed_holes(
     if fixed.peek().is_none() && !tables.shared_mask {
         return FixedHoles::None;
     }
-    let (head, tail) = rel.split_at_mut(MASK_ROW);
-    let mask = &mut tail[0][..size];
+    let (head, mask) = rel.split_mask();
     if !tables.shared_mask {
         mask.fill(-1);
     }
     for c in fixed {
         let test = RangeTest::new(bounds[c], values[c], tables.reach[c]);
-        for (m, &r) in mask.iter_mut().zip(&head[c][..size]) {
+        for (m, &r) in mask.iter_mut().zip(&head[c * size..(c + 1) * size]) {
             *m &= test.mask(r);
         }
     }
