@@ -2,7 +2,7 @@
 //! `cargo build --release --example prof_stream`, then
 //! `valgrind --tool=callgrind target/release/examples/prof_stream WORKLOAD N`
 //! with WORKLOAD one of `transpose`, `heads`, `conv`, `sliced`, `plain_transpose`,
-//! `plain_heads`, `plain_conv`, `plain_sliced`, `sliced_padded` (a window and
+//! `plain_heads`, `plain_conv`, `conv256`, `plain_conv256`, `plain_sliced`, `sliced_padded` (a window and
 //! three constraints), `plain_sliced_padded` (the plain `i*stride` fill of the same length),
 //! or the tiny views of `benches/views.rs` `stream_tiny`: `tiny_padded_16`,
 //! `tiny_window_12`, `tiny_windowed_10`, `tiny_plain_16`.
@@ -33,6 +33,8 @@ fn workload(name: &str) -> (Option<ViewStack>, usize) {
             1 << 19,
         ),
         "conv" => (stack(conv_window(64)), 64 * 64 * 9),
+        "conv256" => (stack(conv_window(256)), 256 * 256 * 9),
+        "plain_conv256" => (None, 256 * 256 * 9),
         "sliced" => (
             stack(ViewStack::new(&[1024, 1024]).and_then(|t| {
                 t.permute(&[1, 0])?

@@ -7,10 +7,13 @@
 //! element by element, with branch-free lane masks ([`RangeTest`]), only where
 //! that range crosses a bound.
 
+use std::ops::Range;
+
 use smallvec::SmallVec;
 
 use super::blocked::{tabulate, BLOCK, BLOCK_CONSTRAINTS};
 use super::odometer::Leaves;
+use crate::num::floor::{ceil_div, div_floor};
 
 /// Rows of per-position tables of a block of `size` positions, row after
 /// row: one per constraint (its value relative to the block's start), then
@@ -94,6 +97,7 @@ pub(super) struct BlockChecks<'a> {
     varying: SmallVec<[usize; BLOCK_CONSTRAINTS]>,
     /// Per constraint, the least and greatest relative value over the block.
     reach: SmallVec<[(i64, i64); BLOCK_CONSTRAINTS]>,
+    slowest: SmallVec<[Option<Slowest>; BLOCK_CONSTRAINTS]>,
     fixed: FixedHoles,
 }
 
@@ -117,11 +121,23 @@ impl<'a> BlockChecks<'a> {
             .filter(|&c| leaves.coeffs[..k0].iter().any(|a| a[c] != 0))
             .collect();
         let reach = (0..cons).map(|c| block_reach(leaves, k0, c)).collect();
+        let e = leaves.extents[k0];
+        let slowest = (0..cons)
+            .map(|c| {
+                Some(Slowest {
+                    a: leaves.coeffs[k0][c],
+                    e,
+                    inner: size / usize::try_from(e).ok()?,
+                    rest: block_reach(leaves, k0 + 1, c),
+                })
+            })
+            .collect();
         let tables = Tables {
             size,
             varying,
             reach,
             shared_mask: false,
+            slowest,
         };
         BlockChecks::new(&leaves.bounds, values, tables, rel)
     }
@@ -142,6 +158,7 @@ impl<'a> BlockChecks<'a> {
             rel,
             varying: tables.varying,
             reach: tables.reach,
+            slowest: tables.slowest,
             fixed,
         }
     }
@@ -194,8 +211,16 @@ impl<'a> BlockChecks<'a> {
                 continue; // this block cannot break it
             }
             let test = RangeTest::new((lo, hi), v, (min, max));
-            for (o, &r) in out.iter_mut().zip(&self.rel.row(c)[..n]) {
-                *o = select(test.mask(r), *o, invalid);
+            let whole = [0..n, 0..0];
+            let parts = match self.slowest.get(c).copied().flatten() {
+                Some(s) if s.a != 0 => s.suspects((lo, hi), v, n),
+                _ => whole,
+            };
+            let row = self.rel.row(c);
+            for part in parts {
+                for (o, &r) in out[part.clone()].iter_mut().zip(&row[part]) {
+                    *o = select(test.mask(r), *o, invalid);
+                }
             }
         }
         match &self.fixed {
@@ -244,6 +269,47 @@ pub(super) struct Tables {
     pub(super) varying: SmallVec<[usize; BLOCK_CONSTRAINTS]>,
     pub(super) reach: SmallVec<[(i64, i64); BLOCK_CONSTRAINTS]>,
     pub(super) shared_mask: bool,
+    /// Per constraint, its split by the block's slowest leaf, when known.
+    pub(super) slowest: SmallVec<[Option<Slowest>; BLOCK_CONSTRAINTS]>,
+}
+
+/// A constraint's value over a block as `a·x + r`: `x ∈ [0, e)` the block's
+/// slowest leaf, each of its values covering `inner` consecutive positions,
+/// and the rest `r` within `rest`. Where the value can leave its bounds is
+/// then a prefix and a suffix of the block ([`Slowest::suspects`]).
+#[derive(Clone, Copy)]
+pub(super) struct Slowest {
+    pub(super) a: i64,
+    pub(super) e: i64,
+    pub(super) inner: usize,
+    pub(super) rest: (i64, i64),
+}
+
+impl Slowest {
+    /// The positions of a block (of `n`) where `lo <= v + a·x + r < hi` may
+    /// fail: those with `x` below the first value whose whole range clears
+    /// `lo`, and from the first value whose range can reach `hi` (mirrored
+    /// for `a < 0`); every other position passes. O(1).
+    fn suspects(&self, (lo, hi): (i64, i64), v: i64, n: usize) -> [Range<usize>; 2] {
+        let (a, e, v) = (i128::from(self.a), i128::from(self.e), i128::from(v));
+        let (min, max) = (i128::from(self.rest.0), i128::from(self.rest.1));
+        let (lo, hi) = (i128::from(lo), i128::from(hi));
+        let at = |x: i128| (x.clamp(0, e) as usize * self.inner).min(n);
+        if a > 0 {
+            // Low side: a·x + min + v < lo for x < ⌈(lo − v − min)/a⌉.
+            let low = ceil_div(lo - v - min, a);
+            // High side: a·x + max + v >= hi from x = ⌈(hi − v − max)/a⌉.
+            let high = ceil_div(hi - v - max, a);
+            [0..at(low), at(high)..n]
+        } else {
+            let b = -a;
+            // Low side: v + min − b·x < lo from x = ⌊(v + min − lo)/b⌋ + 1.
+            let low = div_floor(v + min - lo, b) + 1;
+            // High side: v + max − b·x >= hi up to x = ⌊(v + max − hi)/b⌋.
+            let high = div_floor(v + max - hi, b) + 1;
+            [at(low)..n, 0..at(high)]
+        }
+    }
 }
 
 /// Folds the fixed constraints (all but the varying ones; `values` their

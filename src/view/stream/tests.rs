@@ -90,3 +90,47 @@ fn windowed_view_with_three_constraints_fills_exactly() {
     assert_eq!(v.fill_offsets(&mut buf, -1), want.len());
     assert_eq!(buf, want, "{v}");
 }
+
+/// tinygrad's `_pool` windows (`k`×`k`, `k` at most the padded sides, stride
+/// 1) of an `h`×`w` image padded by `pad` on every side, the image flipped
+/// first when `flip`.
+fn conv_windows(h: i64, w: i64, k: i64, pad: i64, flip: bool) -> ViewStack {
+    let (ph, pw) = (h + 2 * pad, w + 2 * pad);
+    let k = k.min(ph).min(pw);
+    let (oh, ow) = (ph - k + 1, pw - k + 1);
+    let (eh, ew) = ((k * (ph + 1) + ph - 1) / ph, (k * (pw + 1) + pw - 1) / pw);
+    ViewStack::new(&[h, w])
+        .and_then(|t| t.flip(&[flip, false]))
+        .and_then(|t| t.pad(&[(pad, pad), (pad, pad)]))
+        .and_then(|t| t.reshape(&[1, ph, 1, pw]))
+        .and_then(|t| t.expand(&[eh, ph, ew, pw]))
+        .and_then(|t| t.reshape(&[eh * ph, ew * pw]))
+        .and_then(|t| t.shrink(&[(0, k * (ph + 1)), (0, k * (pw + 1))]))
+        .and_then(|t| t.reshape(&[k, ph + 1, k, pw + 1]))
+        .and_then(|t| t.shrink(&[(0, k), (0, oh), (0, k), (0, ow)]))
+        .and_then(|t| t.permute(&[1, 3, 0, 2]))
+        .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::view::witness::tests::cases(64)))]
+
+    /// Wide windows, whose blocks of `k·k` positions split the next leaf out
+    /// (and whose top, bottom, left and right blocks straddle the padding
+    /// bounds in a prefix or a suffix), fill exactly what `eval` gives.
+    #[test]
+    fn wide_window_fills_match_eval(
+        h in 1i64..=4,
+        w in 100i64..=160,
+        k in 2i64..=4,
+        pad in 0i64..=2,
+        flip in any::<bool>(),
+    ) {
+        let t = conv_windows(h, w, k, pad, flip);
+        let v = &t.views()[0];
+        let want = reference(v, -1);
+        let mut buf = vec![0; want.len()];
+        prop_assert_eq!(v.fill_offsets(&mut buf, -1), want.len());
+        prop_assert_eq!(buf, want, "{}", v);
+    }
+}

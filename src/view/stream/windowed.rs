@@ -59,6 +59,7 @@ pub(super) fn fill_windowed(view: &View, out: &mut [i64], invalid: i64) -> Optio
                 .collect(),
             reach: (0..cons).map(|c| reach(rel.row(c))).collect(),
             shared_mask: true,
+            slowest: SmallVec::new(),
         };
         let zeros = [0i64; BLOCK_CONSTRAINTS];
         let checks = BlockChecks::new(&view.bounds, &zeros[..cons], tables, rel);
