@@ -347,3 +347,105 @@ fn two_view_op<const OP: usize>(b: Bencher, name: &str) {
     b.with_inputs(|| t.clone())
         .bench_values(|t| apply(black_box(t)).unwrap());
 }
+
+// ---------------------------------------------------------------------------
+// Scaling: how the cost grows with the work (benches/README.md plots these).
+
+/// Chain lengths of the scaling benches.
+const LENGTHS: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];
+
+/// Op `k` of a six-op cycle on a `(16, 64, 64)` tensor that returns to that
+/// shape (head split, inner transpose, merge, pad, shrink, flip), so a chain
+/// of any length is valid and its view stays of bounded size.
+fn cycle_op(t: ViewStack, k: usize) -> hlayout::Result<ViewStack> {
+    match k % 6 {
+        0 => t.reshape(&[16, 64, 8, 8]),
+        1 => t.permute(&[0, 1, 3, 2]),
+        2 => t.reshape(&[16, 64, 64]),
+        3 => t.pad(&[(0, 0), (1, 1), (0, 0)]),
+        4 => t.shrink(&[(0, 16), (1, 65), (0, 64)]),
+        _ => t.flip(&[false, true, false]),
+    }
+}
+
+/// A chain of `n` ops from a fresh tensor (the cycle above): one view
+/// throughout, so the cost should grow linearly with `n`.
+#[divan::bench(args = LENGTHS)]
+fn chain_length_one_view(b: Bencher, n: usize) {
+    let run = |n: usize| (0..n).try_fold(ViewStack::new(&[16, 64, 64])?, cycle_op);
+    assert_eq!(run(n).unwrap().views().len(), 1);
+    b.bench(|| run(black_box(n)).unwrap());
+}
+
+/// Op `k` of a four-op cycle that keeps a `(192, 256)` two-view stack at two
+/// views (flip, pad, shrink, permute twice).
+fn two_view_cycle_op(t: ViewStack, k: usize) -> hlayout::Result<ViewStack> {
+    match k % 4 {
+        0 => t.flip(&[true, false]),
+        1 => t.pad(&[(1, 1), (0, 0)]),
+        2 => t.shrink(&[(1, 193), (0, 256)]),
+        _ => t.permute(&[1, 0])?.permute(&[1, 0]),
+    }
+}
+
+/// `n` ops (the cycle above) on tinygrad's `test_permute_then_reshape` at
+/// 192×256, a pair the merge refuses: with its witness carried through every
+/// op, the cost should grow linearly with `n` and stay at the single view's
+/// rate.
+#[divan::bench(args = LENGTHS)]
+fn chain_length_two_views(b: Bencher, n: usize) {
+    let start = two_view_stack("permute_then_reshape_256");
+    let run = |t: ViewStack, n: usize| (0..n).try_fold(t, two_view_cycle_op);
+    assert_eq!(run(start.clone(), n).unwrap().views().len(), 2);
+    b.with_inputs(|| start.clone())
+        .bench_values(|t| run(t, black_box(n)).unwrap());
+}
+
+/// Sides of the square images of the stream scaling benches: 2^4 to 2^20
+/// elements for the transpose.
+const SIDES: [i64; 5] = [4, 16, 64, 256, 1024];
+
+/// The flattened `n×n` transpose (one nested view, no constraint) and the
+/// padded 3×3 window of an `n×n` image (affine constraints, 9·n² elements).
+fn scaling_stream(kind: &str, n: i64) -> ViewStack {
+    match kind {
+        "transpose" => ViewStack::new(&[n, n])
+            .and_then(|t| t.permute(&[1, 0]))
+            .and_then(|t| t.reshape(&[n * n])),
+        _ => conv_window(n),
+    }
+    .unwrap()
+}
+
+/// The offset stream of one view against its size: linear, with a fixed
+/// setup that shows only at the smallest sizes.
+#[divan::bench(args = SIDES)]
+fn stream_size_transpose(b: Bencher, n: i64) {
+    let t = scaling_stream("transpose", n);
+    let mut out = vec![0i64; (n * n) as usize];
+    b.counter(divan::counter::ItemsCount::new(out.len()))
+        .bench_local(|| t.views()[0].fill_offsets(black_box(&mut out), -1));
+}
+
+/// As [`stream_size_transpose`], for the padded conv window (blocked fill).
+#[divan::bench(args = [4, 16, 64, 256])]
+fn stream_size_conv(b: Bencher, n: i64) {
+    let t = scaling_stream("conv", n);
+    assert_eq!(t.views().len(), 1);
+    let mut out = vec![0i64; t.size() as usize];
+    b.counter(divan::counter::ItemsCount::new(out.len()))
+        .bench_local(|| t.views()[0].fill_offsets(black_box(&mut out), -1));
+}
+
+/// The plain `i*stride` fill of `n²` elements: the floor for both.
+#[divan::bench(args = SIDES)]
+fn stream_size_plain(b: Bencher, n: i64) {
+    let mut out = vec![0i64; (n * n) as usize];
+    b.counter(divan::counter::ItemsCount::new(out.len()))
+        .bench_local(|| {
+            let stride = black_box(3i64);
+            for (i, o) in (0i64..).zip(out.iter_mut()) {
+                *o = i * stride;
+            }
+        });
+}
