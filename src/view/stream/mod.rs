@@ -9,8 +9,8 @@
 //! view block by block ([`blocked`], validity per block in [`checks`]) or,
 //! when its innermost runs are long, run by run ([`runs`]). A view with a
 //! windowed dimension is filled block by block over its dimensions
-//! ([`windowed`]) when its innermost dimension fits a block and it has at
-//! most two constraints, and otherwise row by row (up to eight constraints;
+//! ([`windowed`]) when its innermost dimension fits a block, it has at most
+//! two constraints and more than 64 elements, and otherwise row by row (up to eight constraints;
 //! with more, element by element: a division per leaf, no heap).
 
 mod blocked;
@@ -98,7 +98,10 @@ impl View {
             return Offsets::new(&self.ext, &self.stride, self.offset).fill(out);
         }
         if self.has_windows() {
-            let blocked = windowed::fill_windowed(self, out, invalid);
+            let blocked = match self.size() <= SMALL_FILL {
+                true => None,
+                false => windowed::fill_windowed(self, out, invalid),
+            };
             if let Some(n) = blocked.or_else(|| windowed::fill_rows(self, out, invalid)) {
                 return n;
             }
