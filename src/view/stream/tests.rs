@@ -91,9 +91,9 @@ fn windowed_view_with_three_constraints_fills_exactly() {
     assert_eq!(buf, want, "{v}");
 }
 
-/// tinygrad's `_pool` windows (`k`×`k`, `k` at most the padded sides, stride
-/// 1) of an `h`×`w` image padded by `pad` on every side, the image flipped
-/// first when `flip`.
+/// tinygrad's `_pool` windows (`k`×`k` with `k` at most the padded sides,
+/// stride one) of an `h`×`w` image padded by `pad` on every side, the image
+/// flipped first when `flip`.
 fn conv_windows(h: i64, w: i64, k: i64, pad: i64, flip: bool) -> ViewStack {
     let (ph, pw) = (h + 2 * pad, w + 2 * pad);
     let k = k.min(ph).min(pw);
