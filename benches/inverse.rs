@@ -53,7 +53,10 @@ fn search_100_3(b: Bencher, text: &str) {
     let l = checked(text);
     let found = l.left_inverse();
     if l.size() > 1024 {
-        assert!(matches!(found, Err(Error::BudgetExceeded { .. })), "{text}: {found:?}");
+        assert!(
+            matches!(found, Err(Error::BudgetExceeded { .. })),
+            "{text}: {found:?}"
+        );
     }
     b.bench(|| black_box(&l).left_inverse().is_ok());
 }
