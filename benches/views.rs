@@ -151,6 +151,26 @@ fn workload(name: &str) -> Workload {
             ],
             size: (1 << 20) - 8,
         },
+        "sliced_transpose_padded_576k" => Workload {
+            single: ViewStack::new(&[64, 64])
+                .and_then(|t| t.permute(&[1, 0]))
+                .and_then(|t| t.reshape(&[4096]))
+                .and_then(|t| t.shrink(&[(3, 4003)]))
+                .and_then(|t| t.reshape(&[1, 1, 1, 4000]))
+                .and_then(|t| t.expand(&[4, 4, 2, 4000]))
+                .and_then(|t| t.pad(&[(1, 1), (1, 1), (1, 1), (0, 0)]))
+                .unwrap(),
+            stack: vec![
+                view(&[64, 64], &[1, 64], 0, None),
+                view(
+                    &[6, 6, 4, 4000],
+                    &[0, 0, 0, 1],
+                    3,
+                    Some(vec![(1, 5), (1, 5), (1, 3), (0, 4000)]),
+                ),
+            ],
+            size: 6 * 6 * 4 * 4000,
+        },
         _ => unreachable!(),
     }
 }
@@ -188,20 +208,29 @@ fn eval_flat(v: &FlatView, c: &[i64]) -> Option<i64> {
     Some(v.offset() + c.iter().zip(v.strides()).map(|(x, s)| x * s).sum::<i64>())
 }
 
-const STREAMS: [&str; 5] = [
+const STREAMS: [&str; 6] = [
     "transpose_flatten_1024",
     "head_merge_8x16x64x64",
     "padded_conv3x3_64",
     "sliced_transpose_bcast_512",
     "sliced_transpose_1024",
+    "sliced_transpose_padded_576k",
 ];
 
-/// The single hierarchical view's offset stream.
+/// The single hierarchical view's offset stream (checked once against the
+/// stack's, so both sides compute the same offsets).
 #[divan::bench(args = STREAMS)]
 fn stream_single_view(b: Bencher, name: &str) {
     let w = workload(name);
     assert_eq!(w.single.views().len(), 1, "{name}: {}", w.single);
     let mut out = vec![0i64; w.size];
+    let mut want = vec![0i64; w.size];
+    stack_fill(&w.stack, &mut want);
+    w.single.views()[0].fill_offsets(&mut out, -1);
+    assert!(
+        out == want,
+        "{name}: the single view and the stack disagree"
+    );
     b.counter(divan::counter::ItemsCount::new(w.size))
         .bench_local(|| w.single.views()[0].fill_offsets(&mut out, -1));
 }
@@ -227,6 +256,48 @@ fn stream_plain_fill(b: Bencher, name: &str) {
                 *o = i * stride;
             }
         });
+}
+
+/// Tiny views (1 to 16 elements), one of each kind the fill distinguishes:
+/// what a stream costs to set up. `one` is a single element; `plain_16` a
+/// transposed 4×4 (the layout stream); `padded_16` a 2×2 padded by one (two
+/// constraints, the blocked fill); `window_12` a 1-D 3-tap window over 4
+/// elements padded by one (an affine constraint `1 <= x0 + x1 < 5`);
+/// `windowed_10` a flattened 4×4 transpose sliced to `[3, 13)` (a window).
+fn tiny_view(name: &str) -> ViewStack {
+    match name {
+        "one" => ViewStack::new(&[1]),
+        "plain_16" => ViewStack::new(&[4, 4]).and_then(|t| t.permute(&[1, 0])),
+        "padded_16" => ViewStack::new(&[2, 2]).and_then(|t| t.pad(&[(1, 1), (1, 1)])),
+        "window_12" => ViewStack::new(&[4])
+            .and_then(|t| t.pad(&[(1, 1)]))
+            .and_then(|t| t.reshape(&[1, 6]))
+            .and_then(|t| t.expand(&[4, 6]))
+            .and_then(|t| t.reshape(&[24]))
+            .and_then(|t| t.shrink(&[(0, 21)]))
+            .and_then(|t| t.reshape(&[3, 7]))
+            .and_then(|t| t.shrink(&[(0, 3), (0, 4)]))
+            .and_then(|t| t.permute(&[1, 0])),
+        "windowed_10" => ViewStack::new(&[4, 4])
+            .and_then(|t| t.permute(&[1, 0]))
+            .and_then(|t| t.reshape(&[16]))
+            .and_then(|t| t.shrink(&[(3, 13)])),
+        _ => unreachable!(),
+    }
+    .unwrap()
+}
+
+const TINY: [&str; 5] = ["one", "plain_16", "padded_16", "window_12", "windowed_10"];
+
+/// The whole offset stream of a tiny view: the per-fill setup, which the
+/// issue bounds at 200 ns.
+#[divan::bench(args = TINY, sample_size = 64)]
+fn stream_tiny(b: Bencher, name: &str) {
+    let t = tiny_view(name);
+    assert_eq!(t.views().len(), 1, "{name}: {t}");
+    let v = &t.views()[0];
+    let mut out = vec![0i64; v.size() as usize];
+    b.bench_local(|| v.fill_offsets(black_box(&mut out), -1));
 }
 
 /// Two-view stacks (the pair refused by the merge): `permute_then_reshape` is
@@ -275,4 +346,106 @@ fn two_view_op<const OP: usize>(b: Bencher, name: &str) {
     assert_eq!(apply(t.clone()).unwrap().views().len(), 2, "{name} op {OP}");
     b.with_inputs(|| t.clone())
         .bench_values(|t| apply(black_box(t)).unwrap());
+}
+
+// ---------------------------------------------------------------------------
+// Scaling: how the cost grows with the work (benches/README.md plots these).
+
+/// Chain lengths of the scaling benches.
+const LENGTHS: [usize; 7] = [1, 2, 4, 8, 16, 32, 64];
+
+/// Op `k` of a six-op cycle on a `(16, 64, 64)` tensor that returns to that
+/// shape (head split, inner transpose, merge, pad, shrink, flip), so a chain
+/// of any length is valid and its view stays of bounded size.
+fn cycle_op(t: ViewStack, k: usize) -> hlayout::Result<ViewStack> {
+    match k % 6 {
+        0 => t.reshape(&[16, 64, 8, 8]),
+        1 => t.permute(&[0, 1, 3, 2]),
+        2 => t.reshape(&[16, 64, 64]),
+        3 => t.pad(&[(0, 0), (1, 1), (0, 0)]),
+        4 => t.shrink(&[(0, 16), (1, 65), (0, 64)]),
+        _ => t.flip(&[false, true, false]),
+    }
+}
+
+/// A chain of `n` ops from a fresh tensor (the cycle above): one view
+/// throughout, so the cost should grow linearly with `n`.
+#[divan::bench(args = LENGTHS)]
+fn chain_length_one_view(b: Bencher, n: usize) {
+    let run = |n: usize| (0..n).try_fold(ViewStack::new(&[16, 64, 64])?, cycle_op);
+    assert_eq!(run(n).unwrap().views().len(), 1);
+    b.bench(|| run(black_box(n)).unwrap());
+}
+
+/// Op `k` of a four-op cycle that keeps a `(192, 256)` two-view stack at two
+/// views (flip, pad, shrink, permute twice).
+fn two_view_cycle_op(t: ViewStack, k: usize) -> hlayout::Result<ViewStack> {
+    match k % 4 {
+        0 => t.flip(&[true, false]),
+        1 => t.pad(&[(1, 1), (0, 0)]),
+        2 => t.shrink(&[(1, 193), (0, 256)]),
+        _ => t.permute(&[1, 0])?.permute(&[1, 0]),
+    }
+}
+
+/// `n` ops (the cycle above) on tinygrad's `test_permute_then_reshape` at
+/// 192×256, a pair the merge refuses: with its witness carried through every
+/// op, the cost should grow linearly with `n` and stay at the single view's
+/// rate.
+#[divan::bench(args = LENGTHS)]
+fn chain_length_two_views(b: Bencher, n: usize) {
+    let start = two_view_stack("permute_then_reshape_256");
+    let run = |t: ViewStack, n: usize| (0..n).try_fold(t, two_view_cycle_op);
+    assert_eq!(run(start.clone(), n).unwrap().views().len(), 2);
+    b.with_inputs(|| start.clone())
+        .bench_values(|t| run(t, black_box(n)).unwrap());
+}
+
+/// Sides of the square images of the stream scaling benches: 2^4 to 2^20
+/// elements for the transpose.
+const SIDES: [i64; 5] = [4, 16, 64, 256, 1024];
+
+/// The flattened `n×n` transpose (one nested view, no constraint) and the
+/// padded 3×3 window of an `n×n` image (affine constraints, 9·n² elements).
+fn scaling_stream(kind: &str, n: i64) -> ViewStack {
+    match kind {
+        "transpose" => ViewStack::new(&[n, n])
+            .and_then(|t| t.permute(&[1, 0]))
+            .and_then(|t| t.reshape(&[n * n])),
+        _ => conv_window(n),
+    }
+    .unwrap()
+}
+
+/// The offset stream of one view against its size: linear, with a fixed
+/// setup that shows only at the smallest sizes.
+#[divan::bench(args = SIDES)]
+fn stream_size_transpose(b: Bencher, n: i64) {
+    let t = scaling_stream("transpose", n);
+    let mut out = vec![0i64; (n * n) as usize];
+    b.counter(divan::counter::ItemsCount::new(out.len()))
+        .bench_local(|| t.views()[0].fill_offsets(black_box(&mut out), -1));
+}
+
+/// As [`stream_size_transpose`], for the padded conv window (blocked fill).
+#[divan::bench(args = [4, 16, 64, 256])]
+fn stream_size_conv(b: Bencher, n: i64) {
+    let t = scaling_stream("conv", n);
+    assert_eq!(t.views().len(), 1);
+    let mut out = vec![0i64; t.size() as usize];
+    b.counter(divan::counter::ItemsCount::new(out.len()))
+        .bench_local(|| t.views()[0].fill_offsets(black_box(&mut out), -1));
+}
+
+/// The plain `i*stride` fill of `n²` elements: the floor for both.
+#[divan::bench(args = SIDES)]
+fn stream_size_plain(b: Bencher, n: i64) {
+    let mut out = vec![0i64; (n * n) as usize];
+    b.counter(divan::counter::ItemsCount::new(out.len()))
+        .bench_local(|| {
+            let stride = black_box(3i64);
+            for (i, o) in (0i64..).zip(out.iter_mut()) {
+                *o = i * stride;
+            }
+        });
 }

@@ -28,10 +28,11 @@ impl View {
                     self.unwindow(d)?;
                 }
             }
+            let had_constraints = self.cons() > 0;
             self.normalize()?;
-            // Unwindowing edits leaves and canonicalising edits coefficients:
-            // only they can make leaves mergeable anew.
-            let settled = self.cons() == 0 && !had_windows;
+            // Unwindowing edits leaves and canonicalising edits (or drops)
+            // coefficients: only they can make leaves mergeable anew.
+            let settled = !had_constraints && !had_windows;
             if settled || !self.dim_ranges().any(|r| self.compressible(r)) {
                 return Ok(());
             }

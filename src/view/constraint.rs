@@ -16,6 +16,7 @@ use num_integer::Integer;
 use smallvec::SmallVec;
 
 use crate::error::{self, Result};
+use crate::num::floor::{ceil_div, div_floor};
 
 /// `lo <= Σ coeffs[k]·x_k < hi` over a view's leaf coordinates (row-major leaf order).
 ///
@@ -139,12 +140,17 @@ pub(crate) fn canonical_row(
     }
 }
 
-/// `lo <= a·y + r < hi` with the rest `r` confined to `[m, m + |a|)` and
-/// `lo - m`, `hi - m` multiples of `a` is exactly `(lo - m)/a <= y < (hi - m)/a`:
-/// the rest can never carry `a·y` across a bound. This turns a pad bound split
-/// across leaves back into a box on the slow leaf. Rewrites the row to that
-/// single-leaf constraint (not yet canonical) and returns `true`, or returns
-/// `false` and leaves it. O(leaves).
+/// `lo <= a·y + r < hi`, `y` the leaf with the largest `|a|` and the rest `r`
+/// confined to `[m, M]` with `M − m < |a|`: each value of `y` puts the sum in
+/// the block `[a·y + m, a·y + M]`, blocks of different `y` are disjoint, and
+/// when no block of a `y` in `[0, s)` straddles `lo` or `hi` the constraint
+/// is exactly `y` in the range whose blocks lie inside `[lo, hi)`: the rest
+/// can never carry `a·y` across a bound. This turns a pad bound split across
+/// leaves back into a box on the slow leaf. The test is invariant under
+/// reflecting any leaf (a reflection maps blocks to blocks and shifts the
+/// bounds with them), so a flip keeps the canonical form. Rewrites the row to
+/// that single-leaf constraint (not yet canonical; an empty range is `[0, 0)`)
+/// and returns `true`, or returns `false` and leaves it. O(leaves).
 fn decouple(row: &mut [i64], bounds: &mut (i64, i64), extents: &[i64]) -> Result<bool> {
     if row.iter().filter(|&&a| a != 0).count() < 2 {
         return Ok(false);
@@ -158,20 +164,34 @@ fn decouple(row: &mut [i64], bounds: &mut (i64, i64), extents: &[i64]) -> Result
         return Ok(false);
     };
     let (m, top) = reach(row, extents, Some(k))?;
-    let a_abs = a.abs();
-    let (lo, hi) = *bounds;
-    if top - m >= a_abs || (lo - m) % a_abs != 0 || (hi - m) % a_abs != 0 {
+    let b = i128::from(a.unsigned_abs());
+    let (m, top) = (i128::from(m), i128::from(top));
+    if top - m >= b {
         return Ok(false);
     }
+    // In z = sign(a)·y the blocks are [b·z + m, b·z + top], z in [z0, z1].
+    let last = i128::from(extents[k] - 1);
+    let (z0, z1) = if a > 0 { (0, last) } else { (-last, 0) };
+    let (lo, hi) = (i128::from(bounds.0), i128::from(bounds.1));
+    // Some block straddles t iff b·z + m < t <= b·z + top for a z in range.
+    let straddles = |t: i128| {
+        let (first, last) = (ceil_div(t - top, b), div_floor(t - m - 1, b));
+        first.max(z0) <= last.min(z1)
+    };
+    if straddles(lo) || straddles(hi) {
+        return Ok(false);
+    }
+    let first = ceil_div(lo - m, b).max(z0);
+    let last = div_floor(hi - 1 - top, b).min(z1);
+    let (y_lo, y_hi) = match (first <= last, a > 0) {
+        (false, _) => (0, 0),
+        (true, true) => (first, last + 1),
+        (true, false) => (-last, 1 - first),
+    };
     row.iter_mut().for_each(|x| *x = 0);
     row[k] = 1;
-    let (y_lo, y_hi) = ((lo - m) / a_abs, (hi - m) / a_abs);
-    // For a < 0: -y in [y_lo, y_hi)  <=>  y in (-y_hi, -y_lo].
-    *bounds = if a < 0 {
-        (1 - y_hi, 1 - y_lo)
-    } else {
-        (y_lo, y_hi)
-    };
+    // Within [0, s]: fits i64.
+    *bounds = (y_lo as i64, y_hi as i64);
     Ok(true)
 }
 

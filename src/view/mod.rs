@@ -46,6 +46,7 @@ mod pair;
 mod reshape;
 mod stack;
 mod stream;
+mod witness;
 mod zero;
 
 use std::fmt;

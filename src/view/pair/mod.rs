@@ -28,7 +28,7 @@ mod affine;
 mod evaluated;
 mod flat_fit;
 #[cfg(test)]
-mod tests;
+pub(in crate::view) mod tests;
 
 use smallvec::SmallVec;
 

@@ -38,7 +38,7 @@ fn flat(max_rank: usize) -> impl Strategy<Value = FlatView> {
 
 /// `lower ∘ upper` at every element of the upper view, row-major, by the
 /// public evaluation of each view.
-fn composition(lower: &View, upper: &View) -> Vec<Option<i64>> {
+pub(in crate::view) fn composition(lower: &View, upper: &View) -> Vec<Option<i64>> {
     let (below, shape) = (lower.shape(), upper.shape());
     (0..upper.size())
         .map(|i| match upper.eval(&unravel(i, &shape)).unwrap() {
@@ -50,7 +50,7 @@ fn composition(lower: &View, upper: &View) -> Vec<Option<i64>> {
         .collect()
 }
 
-fn every_element(v: &View) -> Vec<Option<i64>> {
+pub(in crate::view) fn every_element(v: &View) -> Vec<Option<i64>> {
     let shape = v.shape();
     (0..v.size())
         .map(|i| v.eval(&unravel(i, &shape)).unwrap())
@@ -58,7 +58,7 @@ fn every_element(v: &View) -> Vec<Option<i64>> {
 }
 
 /// One movement op with arguments valid for `shape`, drawn from `words`.
-fn random_op(t: ViewStack, words: &mut impl Iterator<Item = u32>) -> ViewStack {
+pub(in crate::view) fn random_op(t: ViewStack, words: &mut impl Iterator<Item = u32>) -> ViewStack {
     let mut below = |n: i64| i64::from(words.next().unwrap_or(0)) % n.max(1);
     let shape = t.shape();
     let size: i64 = shape.iter().product();
@@ -120,7 +120,11 @@ fn random_op(t: ViewStack, words: &mut impl Iterator<Item = u32>) -> ViewStack {
 }
 
 /// A random view: a chain of `ops` random ops from `shape`, its bottom view.
-fn random_view(shape: &[i64], ops: usize, words: &mut impl Iterator<Item = u32>) -> View {
+pub(in crate::view) fn random_view(
+    shape: &[i64],
+    ops: usize,
+    words: &mut impl Iterator<Item = u32>,
+) -> View {
     let mut t = ViewStack::new(shape).unwrap();
     for _ in 0..ops {
         t = random_op(t, words);
@@ -131,7 +135,11 @@ fn random_view(shape: &[i64], ops: usize, words: &mut impl Iterator<Item = u32>)
 /// A view with windows, most of the time: the flattened transpose of
 /// `shape` (a nested dimension), shrunk and padded at bounds that cut its
 /// leaves, then `ops` random ops.
-fn windowed_view(shape: &[i64], ops: usize, words: &mut impl Iterator<Item = u32>) -> View {
+pub(in crate::view) fn windowed_view(
+    shape: &[i64],
+    ops: usize,
+    words: &mut impl Iterator<Item = u32>,
+) -> View {
     let mut below = |n: i64| i64::from(words.next().unwrap_or(0)) % n.max(1);
     let (a, b) = (shape[0] + 1, shape.get(1).map_or(3, |&x| x + 1));
     let n = a * b;
@@ -324,7 +332,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(ProptestConfig::with_cases(crate::view::witness::tests::cases(1000)))]
 
     /// A stack's remembered refusals change nothing: after every op of a
     /// random chain, deciding every pair afresh gives the same stack. Most

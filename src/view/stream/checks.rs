@@ -7,14 +7,69 @@
 //! element by element, with branch-free lane masks ([`RangeTest`]), only where
 //! that range crosses a bound.
 
+use std::ops::Range;
+
 use smallvec::SmallVec;
 
 use super::blocked::{tabulate, BLOCK, BLOCK_CONSTRAINTS};
 use super::odometer::Leaves;
+use crate::num::floor::{ceil_div, div_floor};
 
-/// Rows of per-position tables of a block: one per constraint (its value
-/// relative to the block's start), then [`MASK_ROW`].
-pub(super) type Rows = [[i64; BLOCK]; BLOCK_CONSTRAINTS + 1];
+/// Rows of per-position tables of a block of `size` positions, row after
+/// row: one per constraint (its value relative to the block's start), then
+/// [`MASK_ROW`].
+pub(super) struct Rows<'a> {
+    data: &'a mut [i64],
+    size: usize,
+}
+
+impl Rows<'_> {
+    /// Row `r` (a constraint, or [`MASK_ROW`]).
+    pub(super) fn row(&self, r: usize) -> &[i64] {
+        &self.data[r * self.size..(r + 1) * self.size]
+    }
+
+    /// Row `r`, to write.
+    pub(super) fn row_mut(&mut self, r: usize) -> &mut [i64] {
+        &mut self.data[r * self.size..(r + 1) * self.size]
+    }
+
+    /// The constraint rows (row `c` at `c·size`) and the mask row.
+    fn split_mask(&mut self) -> (&[i64], &mut [i64]) {
+        let (head, tail) = self.data.split_at_mut(MASK_ROW * self.size);
+        (head, &mut tail[..self.size])
+    }
+}
+
+/// Runs `f` on zeroed [`Rows`] for a block of `size ≤ BLOCK` positions, on
+/// the stack. Small blocks get small tables: zeroing the full
+/// `3 × BLOCK` entries would cost a tiny view's fill ~25k instructions.
+/// O(size) to zero.
+pub(super) fn with_rows<R>(size: usize, f: impl FnOnce(Rows<'_>) -> R) -> R {
+    const ROWS: usize = BLOCK_CONSTRAINTS + 1;
+    const SMALL: usize = 32;
+    const MEDIUM: usize = 256;
+    let n = size * ROWS;
+    if size <= SMALL {
+        let mut data = [0i64; SMALL * ROWS];
+        f(Rows {
+            data: &mut data[..n],
+            size,
+        })
+    } else if size <= MEDIUM {
+        let mut data = [0i64; MEDIUM * ROWS];
+        f(Rows {
+            data: &mut data[..n],
+            size,
+        })
+    } else {
+        let mut data = [0i64; BLOCK * ROWS];
+        f(Rows {
+            data: &mut data[..n],
+            size,
+        })
+    }
+}
 
 /// The row of [`Rows`] holding the lane mask of the positions every block
 /// shares (-1 valid, 0 not).
@@ -38,10 +93,11 @@ pub(super) struct BlockChecks<'a> {
     bounds: &'a [(i64, i64)],
     /// Per constraint, its value at each position relative to the block's start
     /// (rows of fixed constraints are consumed to build the fixed mask).
-    rel: &'a Rows,
+    rel: Rows<'a>,
     varying: SmallVec<[usize; BLOCK_CONSTRAINTS]>,
     /// Per constraint, the least and greatest relative value over the block.
     reach: SmallVec<[(i64, i64); BLOCK_CONSTRAINTS]>,
+    slowest: SmallVec<[Option<Slowest>; BLOCK_CONSTRAINTS]>,
     fixed: FixedHoles,
 }
 
@@ -54,22 +110,34 @@ impl<'a> BlockChecks<'a> {
         leaves: &'a Leaves,
         values: &[i64],
         (k0, size): (usize, usize),
-        rel: &'a mut Rows,
+        mut rel: Rows<'a>,
     ) -> BlockChecks<'a> {
         let inner = &leaves.extents[k0..];
         let cons = leaves.bounds.len();
-        for (c, row) in rel.iter_mut().enumerate().take(cons) {
-            tabulate(&mut row[..size], inner, |k| leaves.coeffs[k0 + k][c], 0);
+        for c in 0..cons {
+            tabulate(rel.row_mut(c), inner, |k| leaves.coeffs[k0 + k][c], 0);
         }
         let varying = (0..cons)
             .filter(|&c| leaves.coeffs[..k0].iter().any(|a| a[c] != 0))
             .collect();
         let reach = (0..cons).map(|c| block_reach(leaves, k0, c)).collect();
+        let e = leaves.extents[k0];
+        let slowest = (0..cons)
+            .map(|c| {
+                Some(Slowest {
+                    a: leaves.coeffs[k0][c],
+                    e,
+                    inner: size / usize::try_from(e).ok()?,
+                    rest: block_reach(leaves, k0 + 1, c),
+                })
+            })
+            .collect();
         let tables = Tables {
             size,
             varying,
             reach,
             shared_mask: false,
+            slowest,
         };
         BlockChecks::new(&leaves.bounds, values, tables, rel)
     }
@@ -81,15 +149,16 @@ impl<'a> BlockChecks<'a> {
         bounds: &'a [(i64, i64)],
         values: &[i64],
         tables: Tables,
-        rel: &'a mut Rows,
+        mut rel: Rows<'a>,
     ) -> BlockChecks<'a> {
-        let fixed = fixed_holes(bounds, values, &tables, &mut rel[..]);
-        let rel: &'a Rows = rel;
+        debug_assert_eq!(rel.size, tables.size);
+        let fixed = fixed_holes(bounds, values, &tables, &mut rel);
         BlockChecks {
             bounds,
             rel,
             varying: tables.varying,
             reach: tables.reach,
+            slowest: tables.slowest,
             fixed,
         }
     }
@@ -142,8 +211,16 @@ impl<'a> BlockChecks<'a> {
                 continue; // this block cannot break it
             }
             let test = RangeTest::new((lo, hi), v, (min, max));
-            for (o, &r) in out.iter_mut().zip(&self.rel[c][..n]) {
-                *o = select(test.mask(r), *o, invalid);
+            let whole = [0..n, 0..0];
+            let parts = match self.slowest.get(c).copied().flatten() {
+                Some(s) if s.a != 0 => s.suspects((lo, hi), v, n),
+                _ => whole,
+            };
+            let row = self.rel.row(c);
+            for part in parts {
+                for (o, &r) in out[part.clone()].iter_mut().zip(&row[part]) {
+                    *o = select(test.mask(r), *o, invalid);
+                }
             }
         }
         match &self.fixed {
@@ -154,7 +231,7 @@ impl<'a> BlockChecks<'a> {
                 }
             }
             FixedHoles::Mask => {
-                for (o, &m) in out.iter_mut().zip(&self.rel[MASK_ROW][..n]) {
+                for (o, &m) in out.iter_mut().zip(&self.rel.row(MASK_ROW)[..n]) {
                     *o = select(m, *o, invalid);
                 }
             }
@@ -192,6 +269,47 @@ pub(super) struct Tables {
     pub(super) varying: SmallVec<[usize; BLOCK_CONSTRAINTS]>,
     pub(super) reach: SmallVec<[(i64, i64); BLOCK_CONSTRAINTS]>,
     pub(super) shared_mask: bool,
+    /// Per constraint, its split by the block's slowest leaf, when known.
+    pub(super) slowest: SmallVec<[Option<Slowest>; BLOCK_CONSTRAINTS]>,
+}
+
+/// A constraint's value over a block as `a·x + r`: `x ∈ [0, e)` the block's
+/// slowest leaf, each of its values covering `inner` consecutive positions,
+/// and the rest `r` within `rest`. Where the value can leave its bounds is
+/// then a prefix and a suffix of the block ([`Slowest::suspects`]).
+#[derive(Clone, Copy)]
+pub(super) struct Slowest {
+    pub(super) a: i64,
+    pub(super) e: i64,
+    pub(super) inner: usize,
+    pub(super) rest: (i64, i64),
+}
+
+impl Slowest {
+    /// The positions of a block (of `n`) where `lo <= v + a·x + r < hi` may
+    /// fail: those with `x` below the first value whose whole range clears
+    /// `lo`, and from the first value whose range can reach `hi` (mirrored
+    /// for `a < 0`); every other position passes. O(1).
+    fn suspects(&self, (lo, hi): (i64, i64), v: i64, n: usize) -> [Range<usize>; 2] {
+        let (a, e, v) = (i128::from(self.a), i128::from(self.e), i128::from(v));
+        let (min, max) = (i128::from(self.rest.0), i128::from(self.rest.1));
+        let (lo, hi) = (i128::from(lo), i128::from(hi));
+        let at = |x: i128| (x.clamp(0, e) as usize * self.inner).min(n);
+        if a > 0 {
+            // Low side: a·x + min + v < lo for x < ⌈(lo − v − min)/a⌉.
+            let low = ceil_div(lo - v - min, a);
+            // High side: a·x + max + v >= hi from x = ⌈(hi − v − max)/a⌉.
+            let high = ceil_div(hi - v - max, a);
+            [0..at(low), at(high)..n]
+        } else {
+            let b = -a;
+            // Low side: v + min − b·x < lo from x = ⌊(v + min − lo)/b⌋ + 1.
+            let low = div_floor(v + min - lo, b) + 1;
+            // High side: v + max − b·x >= hi up to x = ⌊(v + max − hi)/b⌋.
+            let high = div_floor(v + max - hi, b) + 1;
+            [at(low)..n, 0..at(high)]
+        }
+    }
 }
 
 /// Folds the fixed constraints (all but the varying ones; `values` their
@@ -202,7 +320,7 @@ fn fixed_holes(
     bounds: &[(i64, i64)],
     values: &[i64],
     tables: &Tables,
-    rel: &mut [[i64; BLOCK]],
+    rel: &mut Rows<'_>,
 ) -> FixedHoles {
     let size = tables.size;
     let mut fixed = (0..bounds.len())
@@ -211,14 +329,13 @@ fn fixed_holes(
     if fixed.peek().is_none() && !tables.shared_mask {
         return FixedHoles::None;
     }
-    let (head, tail) = rel.split_at_mut(MASK_ROW);
-    let mask = &mut tail[0][..size];
+    let (head, mask) = rel.split_mask();
     if !tables.shared_mask {
         mask.fill(-1);
     }
     for c in fixed {
         let test = RangeTest::new(bounds[c], values[c], tables.reach[c]);
-        for (m, &r) in mask.iter_mut().zip(&head[c][..size]) {
+        for (m, &r) in mask.iter_mut().zip(&head[c * size..(c + 1) * size]) {
             *m &= test.mask(r);
         }
     }

@@ -9,14 +9,16 @@
 //! view block by block ([`blocked`], validity per block in [`checks`]) or,
 //! when its innermost runs are long, run by run ([`runs`]). A view with a
 //! windowed dimension is filled block by block over its dimensions
-//! ([`windowed`]) when its innermost dimension fits a block, and otherwise
-//! row by row; with more than two constraints, it is evaluated element by
-//! element (division per leaf, no heap).
+//! ([`windowed`]) when its innermost dimension fits a block, it has at most
+//! two constraints and more than 64 elements, and otherwise row by row (up to eight constraints;
+//! with more, element by element: a division per leaf, no heap).
 
 mod blocked;
 mod checks;
 mod odometer;
 mod runs;
+#[cfg(test)]
+mod tests;
 mod windowed;
 
 use smallvec::SmallVec;
@@ -24,6 +26,10 @@ use smallvec::SmallVec;
 use super::{unravel, View, ViewStack};
 use crate::layout::Offsets;
 use odometer::{Leaves, Odometer};
+
+/// Views of at most this many elements fill run by run: the blocked fill's
+/// tabulations and per-block checks cost more than they save.
+const SMALL_FILL: i64 = 64;
 
 /// What a [`ViewOffsets`] evaluates element by element instead of streaming.
 #[derive(Clone, Debug)]
@@ -76,7 +82,8 @@ impl View {
     /// Writes every element's offset (or `invalid`) into `out`, which must hold
     /// [`View::size`] entries; returns how many were written (fewer when `out`
     /// is shorter: its length). O(n) for `n` written, with no heap for ≤ 8
-    /// leaves and ≤ 2 constraints; a view with a windowed dimension and more
+    /// leaves and ≤ 2 constraints (more constraints: O(n + runs ·
+    /// constraints)); a view with a windowed dimension and more than eight
     /// constraints is evaluated element by element (`View::eval_index`),
     /// O(n·leaves), no heap for ≤ 8 leaves.
     ///
@@ -91,7 +98,10 @@ impl View {
             return Offsets::new(&self.ext, &self.stride, self.offset).fill(out);
         }
         if self.has_windows() {
-            let blocked = windowed::fill_windowed(self, out, invalid);
+            let blocked = match self.size() <= SMALL_FILL {
+                true => None,
+                false => windowed::fill_windowed(self, out, invalid),
+            };
             if let Some(n) = blocked.or_else(|| windowed::fill_rows(self, out, invalid)) {
                 return n;
             }
@@ -103,6 +113,10 @@ impl View {
             return n;
         }
         let it = self.offsets();
+        if self.size() <= SMALL_FILL {
+            // A few runs: tabulating a block costs more than it saves.
+            return runs::fill_constrained(it, out, invalid);
+        }
         match blocked::fill_blocked(&it, out, invalid) {
             Some(n) => n,
             None => runs::fill_constrained(it, out, invalid),

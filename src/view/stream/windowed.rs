@@ -16,13 +16,19 @@
 //! as a plain loop, each run clipped to where the constraints hold.
 
 use super::blocked::{BLOCK, BLOCK_CONSTRAINTS};
-use super::checks::{BlockChecks, Rows, Tables, MASK_ROW};
+use super::checks::{with_rows, BlockChecks, Rows, Tables, MASK_ROW};
 use super::odometer::{Leaves, Odometer};
 use super::runs::run_interval;
+use smallvec::SmallVec;
+
 use crate::view::View;
 
-/// One dimension's offset and constraint terms.
-type Terms = (i64, [i64; BLOCK_CONSTRAINTS]);
+/// Most constraints the row-wise fill handles (the blocked fill: at most
+/// [`BLOCK_CONSTRAINTS`]); a view with more is evaluated element by element.
+const ROW_CONSTRAINTS: usize = 8;
+
+/// One dimension's offset and constraint terms (the first `cons` entries).
+type Terms = (i64, [i64; ROW_CONSTRAINTS]);
 
 /// Blocked fill of `view` (with at most [`BLOCK_CONSTRAINTS`] constraints)
 /// into `out`; returns how many were written. `None` (evaluate element by
@@ -39,40 +45,44 @@ pub(super) fn fill_windowed(view: &View, out: &mut [i64], invalid: i64) -> Optio
     if cons > BLOCK_CONSTRAINTS || want < size {
         return None;
     }
-    let mut rel: Rows = [[0; BLOCK]; BLOCK_CONSTRAINTS + 1];
     let (template, rest) = out[..want].split_at_mut(size);
-    template_by_dims(view, (k0, &extents), template, &mut rel);
     let outer_leaves = match k0 {
         0 => 0,
         _ => view.dim_range(k0 - 1).end,
     };
-    let tables = Tables {
-        size,
-        varying: (0..cons)
-            .filter(|&c| (0..outer_leaves).any(|k| view.leaf_coeffs(k)[c] != 0))
-            .collect(),
-        reach: rel[..cons].iter().map(|row| reach(&row[..size])).collect(),
-        shared_mask: true,
-    };
-    let zeros = [0i64; BLOCK_CONSTRAINTS];
-    let checks = BlockChecks::new(&view.bounds, &zeros[..cons], tables, &mut rel);
-    for (b, chunk) in (1i64..).zip(rest.chunks_mut(size)) {
-        match outer_terms(view, (k0, &extents), b) {
-            Some((shift, vals)) => checks.write(chunk, template, (shift, &vals[..cons]), invalid),
-            None => chunk.fill(invalid),
+    with_rows(size, |mut rel| {
+        template_by_dims(view, (k0, &extents), template, &mut rel);
+        let tables = Tables {
+            size,
+            varying: (0..cons)
+                .filter(|&c| (0..outer_leaves).any(|k| view.leaf_coeffs(k)[c] != 0))
+                .collect(),
+            reach: (0..cons).map(|c| reach(rel.row(c))).collect(),
+            shared_mask: true,
+            slowest: SmallVec::new(),
+        };
+        let zeros = [0i64; BLOCK_CONSTRAINTS];
+        let checks = BlockChecks::new(&view.bounds, &zeros[..cons], tables, rel);
+        for (b, chunk) in (1i64..).zip(rest.chunks_mut(size)) {
+            match outer_terms(view, (k0, &extents), b) {
+                Some((shift, vals)) => {
+                    checks.write(chunk, template, (shift, &vals[..cons]), invalid);
+                }
+                None => chunk.fill(invalid),
+            }
         }
-    }
-    match outer_terms(view, (k0, &extents), 0) {
-        Some((shift, vals)) => {
-            template.iter_mut().for_each(|o| *o += shift);
-            checks.apply(template, &vals[..cons], invalid);
+        match outer_terms(view, (k0, &extents), 0) {
+            Some((shift, vals)) => {
+                template.iter_mut().for_each(|o| *o += shift);
+                checks.apply(template, &vals[..cons], invalid);
+            }
+            None => template.fill(invalid),
         }
-        None => template.fill(invalid),
-    }
+    });
     Some(want)
 }
 
-/// Row-wise fill of `view` (at most [`BLOCK_CONSTRAINTS`] constraints) into
+/// Row-wise fill of `view` (at most [`ROW_CONSTRAINTS`] constraints) into
 /// `out`, a row being the innermost dimension; returns how many were written.
 /// `None` for rank 0 or more constraints.
 ///
@@ -82,7 +92,7 @@ pub(super) fn fill_rows(view: &View, out: &mut [i64], invalid: i64) -> Option<us
     let extents = view.extents();
     let last = extents.len().checked_sub(1)?;
     let want = out.len().min(usize::try_from(view.size()).ok()?);
-    if view.cons() > BLOCK_CONSTRAINTS {
+    if view.cons() > ROW_CONSTRAINTS {
         return None;
     }
     let e = extents[last];
@@ -93,17 +103,51 @@ pub(super) fn fill_rows(view: &View, out: &mut [i64], invalid: i64) -> Option<us
     let (t_lo, t_hi) = (t_lo.clamp(0, e), t_hi.clamp(0, e));
     let row_leaves = Leaves::of_range(view, view.dim_range(last));
     let row_len = usize::try_from(e).ok()?;
-    for (r, row) in (0i64..).zip(out[..want].chunks_mut(row_len)) {
+    let cons = view.cons();
+    // Constraints blind to the row's leaves hold or fail for a whole row.
+    let blind: SmallVec<[usize; ROW_CONSTRAINTS]> = (0..cons)
+        .filter(|&c| view.dim_range(last).all(|k| view.leaf_coeffs(k)[c] == 0))
+        .collect();
+    // When every constraint is, every valid row is the first one, shifted.
+    let mut first: Option<(usize, i64)> = None;
+    let mut at = 0usize;
+    for r in 0i64.. {
+        if at >= want {
+            break;
+        }
+        let end = (at + row_len).min(want);
+        let (done, rest) = out.split_at_mut(at);
+        let row = &mut rest[..end - at];
+        at = end;
         let Some((shift, vals)) = outer_terms(view, (last, &extents), r) else {
             row.fill(invalid);
             continue;
         };
+        let fails = |&c: &usize| !(view.bounds[c].0..view.bounds[c].1).contains(&vals[c]);
+        if blind.iter().any(fails) {
+            row.fill(invalid);
+            continue;
+        }
+        let whole = row.len() == row_len && blind.len() == cons;
+        if let Some((p, delta)) = first
+            .filter(|_| whole)
+            .and_then(|(p, s0)| Some((p, shift.checked_sub(s0)?)))
+        {
+            // The window's valid range shifts; the rest is `invalid` again.
+            let (a, b) = (t_lo as usize, (t_hi as usize).max(t_lo as usize));
+            row[..a].fill(invalid);
+            row[b..].fill(invalid);
+            for (o, &x) in row[a..b].iter_mut().zip(&done[p + a..p + b]) {
+                *o = x + delta;
+            }
+            continue;
+        }
         let n = row.len() as i64;
         let (a, b) = (t_lo.min(n), t_hi.min(n).max(t_lo.min(n)));
         row[..a as usize].fill(invalid);
         row[b as usize..].fill(invalid);
         if a < b {
-            let odo = Odometer::at(&row_leaves, a + start, shift, &vals[..view.cons()]);
+            let odo = Odometer::at(&row_leaves, a + start, shift, &vals[..cons]);
             write_runs(
                 &row_leaves,
                 odo,
@@ -111,6 +155,9 @@ pub(super) fn fill_rows(view: &View, out: &mut [i64], invalid: i64) -> Option<us
                 &mut row[a as usize..b as usize],
                 invalid,
             );
+        }
+        if whole {
+            first = Some((end - row_len, shift));
         }
     }
     Some(want)
@@ -213,7 +260,7 @@ fn dim_terms(view: &View, d: usize, t: i64) -> Option<Terms> {
             return None;
         }
     }
-    let (mut offset, mut vals) = (0i64, [0i64; BLOCK_CONSTRAINTS]);
+    let (mut offset, mut vals) = (0i64, [0i64; ROW_CONSTRAINTS]);
     for k in view.dim_range(d).rev() {
         let digit = x % view.ext[k];
         x /= view.ext[k];
@@ -229,7 +276,7 @@ fn dim_terms(view: &View, d: usize, t: i64) -> Option<Terms> {
 /// terms of the outer dimensions `..k0` at the `b`-th row-major position.
 /// `None` where an outer window makes the whole block invalid. O(outer leaves).
 fn outer_terms(view: &View, (k0, extents): (usize, &[i64]), b: i64) -> Option<Terms> {
-    let (mut shift, mut vals) = (view.offset, [0i64; BLOCK_CONSTRAINTS]);
+    let (mut shift, mut vals) = (view.offset, [0i64; ROW_CONSTRAINTS]);
     let mut rest = b;
     for d in (0..k0).rev() {
         let (offset, terms) = dim_terms(view, d, rest % extents[d])?;
@@ -253,27 +300,27 @@ fn template_by_dims(
     view: &View,
     (k0, extents): (usize, &[i64]),
     template: &mut [i64],
-    rel: &mut Rows,
+    rel: &mut Rows<'_>,
 ) {
     let cons = view.cons();
     template[0] = 0;
-    rel[MASK_ROW][0] = -1;
-    for row in &mut rel[..cons] {
-        row[0] = 0;
+    rel.row_mut(MASK_ROW)[0] = -1;
+    for c in 0..cons {
+        rel.row_mut(c)[0] = 0;
     }
     let mut filled = 1usize;
     for d in (k0..extents.len()).rev() {
         let e = usize::try_from(extents[d]).unwrap_or(1);
         for t in (0..e).rev() {
             let terms = dim_terms(view, d, t as i64);
-            let (offset, vals) = terms.unwrap_or((0, [0; BLOCK_CONSTRAINTS]));
+            let (offset, vals) = terms.unwrap_or((0, [0; ROW_CONSTRAINTS]));
             let at = t * filled;
             copy_shifted(template, (at, filled), offset);
-            for (row, v) in rel[..cons].iter_mut().zip(vals) {
-                copy_shifted(row, (at, filled), v);
+            for (c, v) in vals.into_iter().enumerate().take(cons) {
+                copy_shifted(rel.row_mut(c), (at, filled), v);
             }
             let ok = -i64::from(terms.is_some());
-            let mask = &mut rel[MASK_ROW];
+            let mask = rel.row_mut(MASK_ROW);
             for j in 0..filled {
                 mask[at + j] = mask[j] & ok;
             }

@@ -8,58 +8,28 @@
 //! views is minimal among stacks reachable by pairwise merging — not tinygrad's
 //! tail-only greedy pass.
 //!
-//! A stack never decides the same refusal twice: each adjacent pair remembers
-//! ([`Refusal`]) that its replay failed, and at which op, and that the merge
-//! refused it. An op on the upper view keeps the replay's failure unless it
-//! supersedes the failing reshape, and keeps the merge's refusal when it is a
-//! permute or an expand (a refused pair stays refused under them; the property
-//! test `refusal_survives_permute_and_expand` checks it); any change to the
-//! lower view forgets both.
+//! A stack never decides the same refusal twice: each adjacent pair ([`link`])
+//! remembers that its replay failed, and at which op, that the merge
+//! refused it, and, when one is found, a witness (`view/witness`): four elements proving
+//! that no single view equals the pair. An op on the upper view keeps the
+//! replay's failure unless it supersedes the failing reshape, keeps the
+//! merge's refusal when it is a permute or an expand (a refused pair stays
+//! refused under them; the property test `refusal_survives_permute_and_expand`
+//! checks it), and carries the witness along in O(rank) when the op keeps its
+//! four elements (always for permute, flip, pad and expand); while a witness
+//! lasts nothing is decided. Any change to the lower view forgets all three.
 
 use std::fmt;
 
 use smallvec::SmallVec;
 
-use super::pair::merge_pair;
+mod link;
+
+use link::{Link, Movement, Refusal};
+
 use super::{unravel, View, ViewOffsets};
 use crate::error::{Error, Result};
-
-/// One movement op with its argument, as recorded for replay.
-#[derive(Clone, Debug)]
-enum Movement {
-    Reshape(Arg<i64>),
-    Permute(Arg<usize>),
-    Expand(Arg<i64>),
-    Pad(Arg<(i64, i64)>),
-    Shrink(Arg<(i64, i64)>),
-    Flip(Arg<bool>),
-    Stride(Arg<i64>),
-}
-
-/// An op's argument, inline up to rank 8.
-type Arg<T> = SmallVec<[T; 8]>;
-
-impl Movement {
-    /// Whether a pair that [`merge_pair`] refuses stays refused after this op
-    /// on its upper view: a permute relabels the upper view's leaves, an
-    /// expand adds broadcast leaves that a merged view would drop again.
-    fn keeps_refusal(&self) -> bool {
-        matches!(self, Movement::Permute(_) | Movement::Expand(_))
-    }
-
-    /// Applies the op to `v` in place; `false` when `v` cannot express it.
-    fn apply(&self, v: &mut View) -> Result<bool> {
-        match self {
-            Movement::Reshape(s) => v.reshape(s),
-            Movement::Permute(p) => v.permute(p),
-            Movement::Expand(s) => v.expand(s),
-            Movement::Pad(a) => v.pad(a),
-            Movement::Shrink(a) => v.shrink(a),
-            Movement::Flip(f) => v.flip(f),
-            Movement::Stride(s) => v.stride(s),
-        }
-    }
-}
+use crate::num::Ints;
 
 /// A stack of views, bottom (reading the buffer) first.
 ///
@@ -83,62 +53,6 @@ pub struct ViewStack {
     /// `links[k - 1]`: what joins `views[k - 1]` and `views[k]` (none below
     /// the bottom view).
     links: Vec<Link>,
-}
-
-/// The pair `views[k - 1]`, `views[k]` of a stack.
-#[derive(Clone, Debug, Default)]
-struct Link {
-    /// The ops applied to the upper view since it was pushed, replayed on the
-    /// lower view when simplifying.
-    log: Vec<Movement>,
-    refused: Refusal,
-}
-
-/// What is known of a pair that did not merge, so that it is not decided again.
-#[derive(Clone, Copy, Debug, Default)]
-struct Refusal {
-    /// Replaying the log on the lower view fails at this op.
-    replay_fails_at: Option<usize>,
-    /// [`merge_pair`] refused the pair.
-    merge: bool,
-}
-
-impl Link {
-    /// Records `op`, applied to the upper view, and what of the refusal survives it.
-    fn record(&mut self, op: Movement) {
-        if let Some(at) = self.refused.replay_fails_at {
-            // The failing op now stands before another; only a reshape
-            // followed by a reshape is skipped by the replay.
-            let superseded = at + 1 == self.log.len()
-                && matches!(
-                    (&self.log[at], &op),
-                    (Movement::Reshape(_), Movement::Reshape(_))
-                );
-            if superseded {
-                self.refused.replay_fails_at = None;
-            }
-        }
-        self.refused.merge &= op.keeps_refusal();
-        self.log.push(op);
-    }
-
-    /// Whether `lower` and `upper` (the views this link joins) merge, and the
-    /// merged view; remembers a refusal, and does not decide a remembered one
-    /// again. O(1) when both parts are remembered.
-    fn merge(&mut self, lower: &View, upper: &View) -> Result<Option<View>> {
-        if self.refused.replay_fails_at.is_none() {
-            match replay(lower, &self.log)? {
-                Ok(v) => return Ok(Some(v)),
-                Err(at) => self.refused.replay_fails_at = Some(at),
-            }
-        }
-        if self.refused.merge {
-            return Ok(None);
-        }
-        let merged = merge_pair(lower, upper)?;
-        self.refused.merge = merged.is_none();
-        Ok(merged)
-    }
 }
 
 impl PartialEq for ViewStack {
@@ -239,11 +153,22 @@ impl ViewStack {
     fn apply(
         mut self,
         op: impl Fn(&mut View) -> Result<bool>,
-        record: impl FnOnce() -> Movement,
+        record: impl Fn() -> Movement,
     ) -> Result<ViewStack> {
         let top = self.views.len() - 1;
         #[cfg(debug_assertions)]
         let before = self.views[top].clone();
+        // A witness on the top link follows a reshape or a stride from the
+        // shape before the op (a flip keeps the shape).
+        let mut shape = Ints::new();
+        let mut movement = None;
+        if top > 0 && self.links[top - 1].refused.witness.is_some() {
+            let m = record();
+            if matches!(m, Movement::Reshape(_) | Movement::Stride(_)) {
+                shape = self.views[top].extents();
+            }
+            movement = Some(m);
+        }
         if op(&mut self.views[top])? {
             #[cfg(debug_assertions)]
             self.views[top].debug_assert_tidy();
@@ -259,7 +184,19 @@ impl ViewStack {
                     links: Vec::new(),
                 });
             }
-            self.links[top - 1].record(record());
+            let witnessed = movement.is_some();
+            let m = movement.unwrap_or_else(&record);
+            if witnessed && matches!(m, Movement::Flip(_)) {
+                shape = self.views[top].extents();
+            }
+            self.links[top - 1].record(m, &shape);
+            #[cfg(debug_assertions)]
+            if let Some(w) = &self.links[top - 1].refused.witness {
+                debug_assert!(
+                    w.holds(&self.views[top - 1], &self.views[top]),
+                    "a witness that does not hold: {w:?}"
+                );
+            }
             return simplify(self.views, self.links);
         }
         #[cfg(debug_assertions)]
@@ -460,7 +397,7 @@ impl ViewStack {
 
 /// Merges adjacent pairs until none merges ([`Link::merge`]: first by
 /// replaying the upper view's ops on the lower one, consecutive reshapes
-/// collapsed into the last, then by [`merge_pair`]: the closed-form decision,
+/// collapsed into the last, then by `merge_pair`: the closed-form decision,
 /// the affine composition with its symbolic no-carry test, or an evaluated
 /// and verified fit). A merge changes the views on both sides of its
 /// neighbours' links, so they forget their refusals.
@@ -489,6 +426,15 @@ fn simplify(mut views: Vec<View>, mut links: Vec<Link>) -> Result<ViewStack> {
 }
 
 impl ViewStack {
+    /// The four elements of the witness the top link holds, if any (see
+    /// `Witness`), with the pair it refutes.
+    #[cfg(test)]
+    pub(crate) fn top_witness(&self) -> Option<([Ints; 4], &View, &View)> {
+        let n = self.views.len();
+        let w = self.links.last()?.refused.witness.as_ref()?;
+        Some((w.corners(), &self.views[n - 2], &self.views[n - 1]))
+    }
+
     /// The stack simplified again with every refusal forgotten: equal to
     /// `self` when the remembered refusals are sound.
     #[cfg(test)]
@@ -499,25 +445,6 @@ impl ViewStack {
             .for_each(|l| l.refused = Refusal::default());
         simplify(self.views.clone(), links)
     }
-}
-
-/// `ops` applied to `lower`, or the index of the first op that needs
-/// another view. A reshape followed by a reshape is skipped.
-fn replay(lower: &View, ops: &[Movement]) -> Result<std::result::Result<View, usize>> {
-    let mut v = lower.clone();
-    for (k, op) in ops.iter().enumerate() {
-        let superseded = matches!(
-            (op, ops.get(k + 1)),
-            (Movement::Reshape(_), Some(Movement::Reshape(_)))
-        );
-        if superseded {
-            continue;
-        }
-        if !op.apply(&mut v)? {
-            return Ok(Err(k));
-        }
-    }
-    Ok(Ok(v))
 }
 
 impl fmt::Display for ViewStack {
