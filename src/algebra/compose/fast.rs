@@ -69,8 +69,9 @@ pub(super) fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
     let (mut below, mut straddle) = ([0i64; FAST + 1], [0i64; FAST + 1]);
     let mut reach = 0i64;
     for (&e, &st) in sb.iter().zip(db) {
-        let d = if e == 1 || st == 0 {
-            0
+        // The leaf written last: the image's fastest.
+        let leaf = if e == 1 || st == 0 {
+            (e, 0)
         } else if st < 0 {
             return None;
         } else {
@@ -80,12 +81,12 @@ pub(super) fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
             let (j, rr) = leaf_digit(&place, st)?;
             if j >= n {
                 match head_stride(head, rr) {
-                    Ok(d) => d, // in the head: below no boundary
+                    Ok(d) => (e, d), // in the head: below no boundary
                     Err(err) => return Some(Err(err)),
                 }
             } else if last < place[j + 1] {
                 below[j] += last;
-                leaves[j].1 * rr
+                (e, leaves[j].1 * rr)
             } else {
                 let r = RadixView {
                     leaves: &leaves[..n],
@@ -98,14 +99,14 @@ pub(super) fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
                 for i in j + 1..=j_top {
                     straddle[i] += place[i] - st; // < last: Pᵢ ≤ last
                 }
-                let at = nl + 2 * nested + outer;
-                let c = write_spread(&mut shape, &mut stride, nl, image, r.leaves)?;
+                let (at, c) = (nl + 2 * nested + outer, image.len());
                 (toks[at], toks[at + c + 1]) = (Tok::Open, Tok::Close); // < 18 (module docs)
-                (nl, nested) = (nl + c, nested + 1);
-                continue;
+                nl = write_spread(&mut shape, &mut stride, nl, image, r.leaves)?;
+                nested += 1;
+                image.first
             }
         };
-        (*shape.get_mut(nl)?, stride[nl]) = (e, d);
+        (*shape.get_mut(nl)?, stride[nl]) = leaf;
         nl += 1;
     }
     if !carry_free(&place[..=n], &below, &straddle) {
@@ -138,9 +139,10 @@ pub(super) fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
 }
 
 /// Writes an image spread over several leaves of A ([`leaf_spread`]) to R's
-/// leaves from `nl`, slowest first: its `last`, A's whole leaves `leaves`
-/// in its range, its `first`. Its leaf count, or `None` past [`FAST`]
-/// leaves. Out of line: most images are one leaf.
+/// leaves from `nl`, slowest first, but for its fastest (`first`, written by
+/// the caller): its `last`, then A's whole leaves `leaves` in its range. The
+/// new leaf count, or `None` when R would pass [`FAST`] leaves. Out of
+/// line: most images are one leaf.
 #[inline(never)]
 fn write_spread(
     shape: &mut [i64; FAST],
@@ -151,13 +153,12 @@ fn write_spread(
 ) -> Option<usize> {
     let (c, top) = (image.len(), image.last?);
     let whole = &leaves[image.whole.0..image.whole.1];
-    let (sh, sd) = (shape.get_mut(nl..nl + c)?, &mut stride[nl..nl + c]);
+    let (sh, sd) = (shape.get_mut(nl..nl + c - 1)?, &mut stride[nl..nl + c - 1]);
     (sh[0], sd[0]) = top;
     for ((s, d), &(we, wd)) in sh[1..].iter_mut().zip(&mut sd[1..]).zip(whole.iter().rev()) {
         (*s, *d) = (we, wd);
     }
-    (sh[c - 1], sd[c - 1]) = image.first;
-    Some(c)
+    Some(nl + c - 1)
 }
 
 /// The structural carry test, digit by digit: whether no carry crosses a

@@ -57,16 +57,14 @@ impl Radix {
 /// O(leaves); merged extents are at most `size(A)`.
 #[inline(always)]
 pub(super) fn normalize_into(s: &[i64], d: &[i64], out: &mut [(i64, i64)]) -> (usize, i64) {
-    let mut n = 0usize;
-    // The leaf being merged into; extent 1 while there is none.
-    let mut cur = (1i64, 0i64);
-    for (&e, &st) in s[1..].iter().zip(&d[1..]).rev() {
-        if e == 1 {
-            continue;
-        }
-        if cur.0 == 1 {
-            cur = (e, st);
-        } else if cur.0.checked_mul(cur.1) == Some(st) {
+    let mut finite = s[1..].iter().zip(&d[1..]).rev().filter(|(&e, _)| e != 1);
+    let Some((&e, &st)) = finite.next() else {
+        return (0, d[0]);
+    };
+    // The run being merged into, fastest leaf first.
+    let (mut n, mut cur) = (0usize, (e, st));
+    for (&e, &st) in finite {
+        if cur.0.checked_mul(cur.1) == Some(st) {
             cur.0 *= e;
         } else {
             out[n] = cur;
@@ -74,16 +72,11 @@ pub(super) fn normalize_into(s: &[i64], d: &[i64], out: &mut [(i64, i64)]) -> (u
             cur = (e, st);
         }
     }
-    let mut head = d[0];
-    if cur.0 != 1 {
-        if cur.0.checked_mul(cur.1) == Some(head) {
-            head = cur.1; // the head continues the leaf: it takes its stride
-        } else {
-            out[n] = cur;
-            n += 1;
-        }
+    if cur.0.checked_mul(cur.1) == Some(d[0]) {
+        return (n, cur.1); // the head continues the run: it takes its stride
     }
-    (n, head)
+    out[n] = cur;
+    (n + 1, d[0])
 }
 
 /// Place values `P₀ = 1, Pⱼ₊₁ = Pⱼ·aⱼ` into `place` (room for `leaves + 1`;
