@@ -10,6 +10,8 @@
 //! Workloads: `w1` (an `Evaluator` built per pass of 1,024 indices, as the
 //! peer's W1 op), `w2` (all 200 compositions), `w2nz` (the 146 whose B has no
 //! 0 stride), `w3` (coalesce), `w4` (complement), `w5` (right inverse).
+//! With `PROF_SORTED=1`, `w2`/`w2nz` run each pair 64 times in a row (its
+//! branches then predictable: a probe for mispredictions).
 //! Prints on-CPU nanoseconds per call (from `/proc/thread-self/schedstat`).
 
 use std::hint::black_box;
