@@ -109,6 +109,13 @@ pub(super) fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
         (*shape.get_mut(nl)?, stride[nl]) = leaf;
         nl += 1;
     }
+    // The outer `)` now, far from the copy of the brackets below (a byte
+    // store just before a wide load of it would stall store forwarding); a
+    // nested B's splice never reads it.
+    let nt = nl + 2 * nested + 2 * outer;
+    if outer == 1 {
+        toks[nt - 1] = Tok::Close;
+    }
     if !carry_free(&place[..=n], &below, &straddle) {
         return None;
     }
@@ -117,33 +124,23 @@ pub(super) fn compose_fast(a: &Layout, b: &Layout) -> Option<Result<Layout>> {
             what: "span of a composition",
         }));
     }
-    let profile = profile_of(b, toks, nl + 2 * nested + 2 * outer, nested > 0)?;
+    // R's profile, written out here: a helper taking the brackets (by value
+    // or by reference) measured 5–8 % slower.
+    let btoks = b.profile().toks();
+    let profile = if outer == 0 || btoks.len() == sb.len() + 2 {
+        // An integer or flat B: the brackets written are R's.
+        Profile::from_vec(SmallVec::from_buf_and_len(toks, nt))
+    } else if nested > 0 {
+        splice(btoks, &toks[1..])?
+    } else {
+        b.profile().clone()
+    };
     Some(Ok(Layout::from_trusted_sized(
         profile,
         SmallVec::from_buf_and_len(shape, nl),
         SmallVec::from_buf_and_len(stride, nl),
         b.size(),
     )))
-}
-
-/// R's profile from its brackets `toks` written as if B were flat (`nt` of
-/// them with the outer pair, whose `)` is still to write): those for an
-/// integer or flat B, else B's own, with the images spliced in when some is
-/// `nested`. `None` when the spliced brackets would not fit inline.
-#[inline(always)]
-fn profile_of(b: &Layout, mut toks: [Tok; FAST_TOKS], nt: usize, nested: bool) -> Option<Profile> {
-    let btoks = b.profile().toks();
-    if btoks == [Tok::Leaf] {
-        return Some(Profile::from_vec(SmallVec::from_buf_and_len(toks, nt)));
-    }
-    if btoks.len() == b.shape_leaves().len() + 2 {
-        toks[nt - 1] = Tok::Close;
-        return Some(Profile::from_vec(SmallVec::from_buf_and_len(toks, nt)));
-    }
-    if nested {
-        return splice(btoks, &toks[1..]);
-    }
-    Some(b.profile().clone())
 }
 
 /// Writes an image spread over several leaves of A ([`leaf_spread`]) to R's
