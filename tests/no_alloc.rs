@@ -47,6 +47,12 @@ fn hot_paths_do_not_allocate_for_rank_eight() {
     let mut buf = [0i64; 64];
     let mixed: Layout = "(2,3,4):(1,8,2)".parse().unwrap();
     let chain: Layout = "(2,2):(3,1)".parse().unwrap();
+    // Composition's fast path: one leaf of B spread over all of A's, and a W2 pair.
+    let (whole, a, b): (Layout, Layout, Layout) = (
+        "2880:1".parse().unwrap(),
+        "(3,4,8,6):(432,2592,1,24)".parse().unwrap(),
+        "(3,3,4,2):(2,192,6,96)".parse().unwrap(),
+    );
     let n = allocations_during(|| {
         let mut sum = 0i64;
         for i in 0..l.size() {
@@ -60,6 +66,8 @@ fn hot_paths_do_not_allocate_for_rank_eight() {
         sum += l.eval_crd(&crd).unwrap();
         // left_inverse's closed forms: a mixed radix and a divisible chain.
         sum += mixed.left_inverse().unwrap().size() + chain.left_inverse().unwrap().size();
+        sum += l.compose(&whole).unwrap().size() + a.compose(&b).unwrap().size();
+        sum += l.right_inverse().size() + mixed.complement(100).unwrap().size();
         let parsed: Layout = "(2,(3,4)):(12,(4,1))".parse().unwrap();
         sum += parsed.size() + l.mode(2).unwrap().size();
         std::hint::black_box(sum);

@@ -32,13 +32,19 @@ impl Layout {
     /// assert_eq!("(1,1):(3,5)".parse::<Layout>().unwrap().coalesce().to_string(), "1:0");
     /// ```
     pub fn coalesce(&self) -> Layout {
-        let (shape, stride) = coalesce_leaves(self.shape_leaves(), self.stride_leaves());
-        let profile = if shape.len() == 1 {
-            Profile::leaf()
-        } else {
-            Profile::flat(shape.len())
-        };
-        Layout::from_trusted(profile, shape, stride)
+        let (s, d) = (self.shape_leaves(), self.stride_leaves());
+        if s.len() > 8 {
+            let (shape, stride) = coalesce_leaves(s, d);
+            return with_profile(shape, stride, self.size());
+        }
+        // Written in place: the arrays become the result's inline storage.
+        let (mut shape, mut stride) = ([0i64; 8], [0i64; 8]);
+        let m = coalesce_into(s, d, &mut shape, &mut stride);
+        with_profile(
+            SmallVec::from_buf_and_len(shape, m),
+            SmallVec::from_buf_and_len(stride, m),
+            self.size(),
+        )
     }
 
     /// Coalesces mode by mode following `profile`: where `profile` has an integer,
@@ -113,39 +119,59 @@ impl LayoutBuilder {
     }
 }
 
+/// The layout of coalesced leaves: an integer layout for one leaf, else flat.
+/// Merging multiplies extents and drops 1s, so the size is the input's.
+#[inline(always)]
+fn with_profile(shape: Ints, stride: Ints, size: i64) -> Layout {
+    let profile = if shape.len() == 1 {
+        Profile::leaf()
+    } else {
+        Profile::flat(shape.len())
+    };
+    Layout::from_trusted_sized(profile, shape, stride, size)
+}
+
 /// Coalesces flat leaves (row-major), returning at least one leaf (`1:0` if all vanish).
+/// O(leaves); no allocation for ≤ 8 leaves (the result is written in place).
+#[inline]
 pub(crate) fn coalesce_leaves(shape: &[i64], stride: &[i64]) -> (Ints, Ints) {
     if shape.len() <= 8 {
         let (mut s, mut d) = ([0i64; 8], [0i64; 8]);
-        let w = coalesce_into(shape, stride, &mut s, &mut d);
-        return (SmallVec::from_slice(&s[w..]), SmallVec::from_slice(&d[w..]));
+        let m = coalesce_into(shape, stride, &mut s, &mut d);
+        return (
+            SmallVec::from_buf_and_len(s, m),
+            SmallVec::from_buf_and_len(d, m),
+        );
     }
     let n = shape.len();
     let (mut s, mut d) = (vec![0i64; n], vec![0i64; n]);
-    let w = coalesce_into(shape, stride, &mut s, &mut d);
-    (SmallVec::from_slice(&s[w..]), SmallVec::from_slice(&d[w..]))
+    let m = coalesce_into(shape, stride, &mut s, &mut d);
+    (SmallVec::from_slice(&s[..m]), SmallVec::from_slice(&d[..m]))
 }
 
-/// Writes the coalesced leaves at the back of `out_s`/`out_d` (as long as
-/// `shape`, at least 1) and returns where they start.
+/// Writes the coalesced leaves, slowest first, to the front of `out_s` and
+/// `out_d` (room for `max(1, leaves)`) and returns how many. One pass from the
+/// slowest leaf: the run so far (`cur`) absorbs the next faster leaf `s:d`
+/// when `cur`'s stride is `s·d` (the rule of the module docs, applied to the
+/// run's fastest leaf, so the runs are those of a pass from either end).
+#[inline]
 fn coalesce_into(shape: &[i64], stride: &[i64], out_s: &mut [i64], out_d: &mut [i64]) -> usize {
-    let mut w = out_s.len();
+    let mut m = 0;
     let (mut cur_s, mut cur_d) = (1i64, 0i64);
-    for (&s, &d) in shape.iter().zip(stride).rev() {
+    for (&s, &d) in shape.iter().zip(stride) {
         if s == 1 {
             continue;
         }
         if cur_s == 1 {
             (cur_s, cur_d) = (s, d);
-        } else if cur_s.checked_mul(cur_d) == Some(d) {
-            cur_s *= s;
+        } else if s.checked_mul(d) == Some(cur_d) {
+            (cur_s, cur_d) = (cur_s * s, d); // ≤ size
         } else {
-            w -= 1;
-            (out_s[w], out_d[w]) = (cur_s, cur_d);
+            (out_s[m], out_d[m]) = (cur_s, cur_d);
+            m += 1;
             (cur_s, cur_d) = (s, d);
         }
     }
-    w -= 1;
-    (out_s[w], out_d[w]) = (cur_s, if cur_s == 1 { 0 } else { cur_d });
-    w
+    (out_s[m], out_d[m]) = (cur_s, if cur_s == 1 { 0 } else { cur_d });
+    m + 1
 }

@@ -55,8 +55,26 @@ impl Layout {
     /// assert_eq!(z.right_inverse().size(), 2);
     /// ```
     pub fn right_inverse(&self) -> Layout {
-        let (shape, stride) = right_inverse_leaves(self.shape_leaves(), self.stride_leaves());
-        flat_layout(shape, stride)
+        let (s, d) = (self.shape_leaves(), self.stride_leaves());
+        if s.len() > 8 {
+            let (shape, stride) = right_inverse_leaves(s, d);
+            return flat_layout(shape, stride);
+        }
+        // Written in place: the arrays become the result's inline storage.
+        let mut links = [(0i64, 0i64, 0i64); 8];
+        let (mut shape, mut stride) = ([0i64; 8], [0i64; 8]);
+        let (m, size) = right_inverse_into(s, d, &mut links, &mut shape, &mut stride);
+        let profile = if m == 1 {
+            Profile::leaf()
+        } else {
+            Profile::flat(m)
+        };
+        Layout::from_trusted_sized(
+            profile,
+            SmallVec::from_buf_and_len(shape, m),
+            SmallVec::from_buf_and_len(stride, m),
+            size,
+        )
     }
 
     /// The largest right inverse: a layout R with `L(R(i)) = i` for every
@@ -263,37 +281,143 @@ fn chain_left_inverse(s: &[i64], d: &[i64]) -> Result<Option<Layout>> {
 }
 
 /// Right-inverse leaves (row-major, coalesced) of flat leaves. Extent-1
-/// leaves are dropped first (they never take part in the chain).
+/// leaves are dropped first (they never take part in the chain). No
+/// allocation for ≤ 8 leaves.
 fn right_inverse_leaves(shape: &[i64], stride: &[i64]) -> (Ints, Ints) {
-    let mut sorted: SmallVec<[(i64, i64, i64); 8]> = SmallVec::new();
-    let mut index = 1i64;
+    let n = shape.len();
+    let mut links: SmallVec<[(i64, i64, i64); 8]> = SmallVec::from_elem((0, 0, 0), n);
+    let (mut s, mut d): (Ints, Ints) = (
+        SmallVec::from_elem(0, n.max(1)),
+        SmallVec::from_elem(0, n.max(1)),
+    );
+    let (m, _) = right_inverse_into(shape, stride, &mut links, &mut s, &mut d);
+    s.truncate(m);
+    d.truncate(m);
+    (s, d)
+}
+
+/// CuTe's right inverse of flat leaves: its leaves (row-major, coalesced;
+/// `1:0` when L has no stride 1) written to the front of `out_s`/`out_d`
+/// (room for `max(1, leaves)`), with their count and R's size. `links` is
+/// scratch for the leaves of extent > 1 as (stride, extent, index stride),
+/// sorted (by insertion up to 8 of them, cheaper than the library sort's
+/// set-up; the order is total, so any sort gives CuTe's). The chain starts at `next = 1`; each link is the first leaf of
+/// stride `next`, and the next link is `extent·stride`. Leaves off the chain
+/// (stride 0, negative, or a repeat) are skipped, as CuTe does: their
+/// coordinate stays 0; strides only grow along the sorted order, so once one
+/// passes `next` no later leaf joins. R's size is the last link: the product
+/// of the extents taken, a product of some of L's. O(n log n).
+fn right_inverse_into(
+    shape: &[i64],
+    stride: &[i64],
+    links: &mut [(i64, i64, i64)],
+    out_s: &mut [i64],
+    out_d: &mut [i64],
+) -> (usize, i64) {
+    let (mut k, mut index) = (0usize, 1i64);
     for (&s, &d) in shape.iter().zip(stride).rev() {
         if s > 1 {
-            sorted.push((d, s, index));
+            links[k] = (d, s, index);
+            k += 1;
         }
         index *= s; // ≤ size
     }
-    sorted.sort_unstable();
-    let mut taken: SmallVec<[(i64, i64); 9]> = SmallVec::new();
-    let mut next = 1i64;
-    // A leaf off the chain (stride 0, negative, or a repeat) is skipped, as
-    // CuTe does: its coordinate stays 0. Strides only grow along the sorted
-    // order, so once one passes `next` no later leaf joins.
-    for &(d, s, i) in &sorted {
+    let links = &mut links[..k];
+    if k > 8 {
+        links.sort_unstable();
+    } else {
+        for i in 1..k {
+            let mut j = i;
+            while j > 0 && links[j - 1] > links[j] {
+                links.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+    // R's leaves fastest first, coalesced as they come (`push_coalesced`).
+    let (mut m, mut next) = (0usize, 1i64);
+    for &(d, s, i) in links.iter() {
         if d > next {
             break;
         }
         if d != next {
             continue;
         }
-        push_coalesced(&mut taken, s, i);
+        let merges = m > 0
+            && out_s[m - 1].checked_mul(out_d[m - 1]) == Some(i)
+            && out_s[m - 1].checked_mul(s).is_some();
+        if merges {
+            out_s[m - 1] *= s;
+        } else {
+            (out_s[m], out_d[m]) = (s, i);
+            m += 1;
+        }
         next = s.saturating_mul(d);
     }
-    if taken.is_empty() {
-        return (SmallVec::from_slice(&[1]), SmallVec::from_slice(&[0]));
+    if m == 0 {
+        (out_s[0], out_d[0]) = (1, 0);
+        return (1, 1);
     }
-    (
-        taken.iter().rev().map(|t| t.0).collect(),
-        taken.iter().rev().map(|t| t.1).collect(),
-    )
+    out_s[..m].reverse();
+    out_d[..m].reverse();
+    (m, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The chain as first written: a library sort, then the walk, pushing
+    /// through `push_coalesced` (the reference for the in-place version).
+    fn reference(shape: &[i64], stride: &[i64]) -> (Vec<i64>, Vec<i64>) {
+        let mut sorted = Vec::new();
+        let mut index = 1i64;
+        for (&s, &d) in shape.iter().zip(stride).rev() {
+            if s > 1 {
+                sorted.push((d, s, index));
+            }
+            index *= s;
+        }
+        sorted.sort_unstable();
+        let mut taken: SmallVec<[(i64, i64); 9]> = SmallVec::new();
+        let mut next = 1i64;
+        for &(d, s, i) in &sorted {
+            if d > next {
+                break;
+            }
+            if d == next {
+                push_coalesced(&mut taken, s, i);
+                next = s.saturating_mul(d);
+            }
+        }
+        if taken.is_empty() {
+            return (vec![1], vec![0]);
+        }
+        (
+            taken.iter().rev().map(|t| t.0).collect(),
+            taken.iter().rev().map(|t| t.1).collect(),
+        )
+    }
+
+    proptest! {
+        /// Invariant: the in-place chain equals the reference, leaves and
+        /// size / Witness: up to 12 leaves (the sorted path past 8), strides
+        /// drawn from a small set so that chains, repeats and gaps all occur.
+        #[test]
+        fn right_inverse_matches_reference(
+            leaves in prop::collection::vec((1i64..=4, prop::sample::select(vec![-2i64, 0, 1, 2, 3, 4, 6, 8, 12, 16, 24])), 0..=12),
+        ) {
+            let (s, d): (Vec<i64>, Vec<i64>) = leaves.into_iter().unzip();
+            let (want_s, want_d) = reference(&s, &d);
+            let (got_s, got_d) = right_inverse_leaves(&s, &d);
+            prop_assert_eq!((&got_s[..], &got_d[..]), (&want_s[..], &want_d[..]));
+            if let Ok(l) = Layout::flat(&s, &d) {
+                let r = l.right_inverse();
+                prop_assert_eq!((r.shape_leaves(), r.stride_leaves()), (&want_s[..], &want_d[..]));
+                prop_assert_eq!(r.size(), want_s.iter().product::<i64>());
+            }
+        }
+    }
 }

@@ -1,14 +1,29 @@
 //! [`Evaluator`]: a layout compiled for repeated evaluation at integer indices.
 //!
 //! `Layout::eval` divides once per leaf; integer division is the slowest
-//! arithmetic a CPU does (tens of cycles for 64 bits). An `Evaluator` replaces
-//! each division by a precomputed multiply-high (Lemire, Kaser and Kurz, "Faster
-//! Remainder by Direct Computation", 2019): for a divisor `d < 2^32` and
-//! `M = ⌈2^64 / d⌉`, every numerator `n < 2^32` has `⌊n/d⌋ = ⌊M·n / 2^64⌋`. The
-//! fast path applies when the layout's size fits in 32 bits; other indices fall
-//! back to [`Layout::eval`]. Extent-1 leaves are dropped at construction.
-//! Building costs one 64-bit division per leaf; evaluation costs one 128-bit
-//! multiply per leaf.
+//! arithmetic a CPU does (tens of cycles for 64 bits). An `Evaluator` reads
+//! the layout in carry form (`docs/algebra.md`, Lemma 1): with its leaves
+//! fastest first `aⱼ:αⱼ` (extent-1 leaves dropped), place values
+//! `Pⱼ₊₁ = a₀···aⱼ` and the slowest leaf's stride `α_L`,
+//!
+//! ```text
+//! L(x) = α₀·x + Σⱼ Dⱼ·⌊x / Pⱼ₊₁⌋,      Dⱼ = αⱼ₊₁ − aⱼ·αⱼ,
+//! ```
+//!
+//! and takes each `⌊x / Pⱼ₊₁⌋` from `x` itself by a precomputed multiply-high
+//! (Lemire, Kaser and Kurz, "Faster Remainder by Direct Computation", 2019:
+//! for a divisor `d < 2^32` and `M = ⌈2^64 / d⌉`, every `n < 2^32` has
+//! `⌊n/d⌋ = ⌊M·n / 2^64⌋`). The quotients are independent of each other (no
+//! chain of divisions), and a leaf that continues the next (`Dⱼ = 0`) costs
+//! nothing. The fast path applies when the layout's size fits in 32 bits
+//! (then every `Pⱼ₊₁` and index does); other indices fall back to
+//! [`Layout::eval`]. Building costs one 64-bit division per leaf; evaluation
+//! one multiply-high and one multiply per term.
+//!
+//! **Exact in wrapping arithmetic.** The terms are summed modulo 2^64: the
+//! true value `L(x)` lies in `i64` (the layout's span fits) and reduction
+//! modulo 2^64 is a ring homomorphism, so the wrapped sum is `L(x)` even when
+//! a term or partial sum alone would overflow.
 //!
 //! ```
 //! let l: hlayout::Layout = "((16,2),(8,4)):((2,32),(1,64))".parse().unwrap();
@@ -16,14 +31,12 @@
 //! assert!((0..1024).all(|i| e.eval(i).unwrap() == l.eval(i).unwrap()));
 //! ```
 
-use smallvec::SmallVec;
-
 use super::Layout;
 use crate::error::Result;
 use crate::num::Divisor;
 
-/// Most leaves (after the slowest) the fast path handles.
-const MAX_INNER: usize = 7;
+/// Most carry terms the fast path handles (leaves after the slowest).
+const MAX_TERMS: usize = 7;
 
 /// A layout prepared for fast evaluation by multiply-high reciprocals (see [`Layout::evaluator`]).
 ///
@@ -36,58 +49,63 @@ const MAX_INNER: usize = 7;
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     layout: Layout,
-    /// Fastest-first leaves after the slowest one, as (divisor, stride); a
-    /// fixed array (no inline/heap branch on the hot path), `len` of them used.
-    inner: [(Divisor, i64); MAX_INNER],
+    /// The carry terms `(Pⱼ₊₁, Dⱼ)` with `Dⱼ ≠ 0`, fastest first; a fixed
+    /// array (no inline/heap branch on the hot path), `len` of them used.
+    terms: [(Divisor, i64); MAX_TERMS],
     len: usize,
-    /// Stride of the slowest leaf kept (it takes the whole quotient).
-    head: i64,
+    /// The fastest kept leaf's stride `α₀`.
+    linear: i64,
     /// Indices below this take the fast path.
     fast_below: i64,
 }
 
 impl Layout {
     /// Compiles this layout for repeated evaluation; see [`Evaluator`].
+    /// O(leaves), one division per leaf.
     ///
     /// ```
     /// let l: hlayout::Layout = "(2,(2,2)):(2,(1,4))".parse().unwrap();
     /// assert_eq!(l.evaluator().eval(5).unwrap(), 6);
     /// ```
     pub fn evaluator(&self) -> Evaluator {
-        let kept: SmallVec<[(i64, i64); 8]> = self
-            .shape_leaves()
-            .iter()
-            .zip(self.stride_leaves())
-            .filter(|(&s, _)| s != 1)
-            .map(|(&s, &d)| (s, d))
-            .collect();
-        let small = self.size() <= 1 << 32 && kept.len() <= MAX_INNER + 1;
-        let mut inner = [(Divisor::UNUSED, 0i64); MAX_INNER];
-        let (head, len) = match kept.split_first() {
-            Some((&(_, d0), rest)) if small => {
-                for (slot, &(s, d)) in inner.iter_mut().zip(rest.iter().rev()) {
-                    *slot = (Divisor::new(s.unsigned_abs()), d);
-                }
-                (d0, rest.len())
-            }
-            _ => (0, 0),
-        };
-        let fast_below = if small && !kept.is_empty() {
-            self.size()
-        } else {
-            0
-        };
-        Evaluator {
+        let mut e = Evaluator {
             layout: self.clone(),
-            inner,
-            len,
-            head,
-            fast_below,
+            terms: [(Divisor::UNUSED, 0); MAX_TERMS],
+            len: 0,
+            linear: 0,
+            fast_below: 0,
+        };
+        if self.size() <= 1 << 32 {
+            e.fast_below = e.carry_terms().map_or(0, |()| self.size());
         }
+        e
     }
 }
 
 impl Evaluator {
+    /// Fills the carry terms from the layout's leaves (size ≤ 2^32); `None`
+    /// when there are more than [`MAX_TERMS`] or no leaf of extent ≥ 2. Every
+    /// place value is then below `size / 2 < 2^32` (the slowest kept leaf
+    /// has extent ≥ 2), as [`Divisor`] needs.
+    fn carry_terms(&mut self) -> Option<()> {
+        let (shape, stride) = (self.layout.shape_leaves(), self.layout.stride_leaves());
+        let mut kept = shape.iter().zip(stride).rev().filter(|(&s, _)| s != 1);
+        let (&a0, &d0) = kept.next()?;
+        let (mut place, mut prev) = (a0, (a0, d0));
+        self.linear = d0;
+        for (&a, &d) in kept {
+            // Dⱼ = αⱼ₊₁ − aⱼ·αⱼ, wrapping (see the module docs).
+            let diff = d.wrapping_sub(prev.0.wrapping_mul(prev.1));
+            if diff != 0 {
+                *self.terms.get_mut(self.len)? = (Divisor::new(place.unsigned_abs()), diff);
+                self.len += 1;
+            }
+            place *= a; // ≤ size
+            prev = (a, d);
+        }
+        Some(())
+    }
+
     /// `L(i)`, as [`Layout::eval`].
     ///
     /// # Errors
@@ -102,30 +120,25 @@ impl Evaluator {
         if !(0..self.fast_below).contains(&i) {
             return self.layout.eval(i);
         }
-        let n = i.unsigned_abs();
-        // A fixed trip count per arm lets the compiler unroll the digit loop.
-        Ok(match self.len {
-            0 => self.digits::<0>(n),
-            1 => self.digits::<1>(n),
-            2 => self.digits::<2>(n),
-            3 => self.digits::<3>(n),
-            4 => self.digits::<4>(n),
-            5 => self.digits::<5>(n),
-            6 => self.digits::<6>(n),
-            _ => self.digits::<MAX_INNER>(n),
+        let x = i.unsigned_abs();
+        // A fixed trip count unrolls the sum; unused terms add 0 (their
+        // multiplier and difference are 0). One predictable branch, where a
+        // jump per exact count cost more.
+        Ok(if self.len <= 3 {
+            self.sum::<3>(x)
+        } else {
+            self.sum::<MAX_TERMS>(x)
         })
     }
 
-    /// `Σ digit·stride` over the first `N` inner leaves, the head taking the rest.
+    /// `α₀·x + Σ Dⱼ·⌊x / Pⱼ₊₁⌋` over the first `N` terms, wrapping.
     #[inline(always)]
-    fn digits<const N: usize>(&self, mut rest: u64) -> i64 {
-        let mut acc = 0i64;
-        for &(div, d) in &self.inner[..N] {
-            let (q, r) = div.div_rem(rest);
-            acc += r as i64 * d;
-            rest = q;
+    fn sum<const N: usize>(&self, x: u64) -> i64 {
+        let mut acc = self.linear.wrapping_mul(x as i64); // x < 2^32
+        for &(p, d) in &self.terms[..N] {
+            acc = acc.wrapping_add(d.wrapping_mul(p.quotient(x) as i64));
         }
-        acc + rest as i64 * self.head
+        acc
     }
 
     /// The layout this evaluator computes.
@@ -136,5 +149,49 @@ impl Evaluator {
     /// ```
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A flat layout of `shape` whose strides come from `raw` scaled down so
+    /// that the span fits (carry differences `Dⱼ` may still overflow `i64`).
+    fn wide(shape: &[i64], raw: &[i64]) -> Layout {
+        let total: i64 = shape.iter().map(|&e| e - 1).sum::<i64>().max(1);
+        let stride: Vec<i64> = raw.iter().map(|&r| r / total).collect();
+        Layout::flat(shape, &stride).expect("the span fits")
+    }
+
+    proptest! {
+        /// Invariant: the evaluator equals `Layout::eval` in wrapping
+        /// arithmetic / Witness: strides near ±2^63 / (span), where the
+        /// differences Dⱼ leave i64, at the first and last indices of the domain.
+        #[test]
+        fn wrapping_carry_form_is_exact(
+            shape in prop::collection::vec(1i64..=9, 1..=8),
+            raw in prop::collection::vec(i64::MIN + 1..=i64::MAX, 8),
+        ) {
+            let l = wide(&shape, &raw[..shape.len()]);
+            let e = l.evaluator();
+            let n = l.size();
+            for i in (0..n.min(300)).chain(n.saturating_sub(300)..n + 3) {
+                prop_assert_eq!(e.eval(i).ok(), l.eval(i).ok(), "{} at {}", l, i);
+            }
+        }
+    }
+
+    #[test]
+    fn size_two_to_the_32_takes_the_fast_path() {
+        // Invariant: indices up to 2^32 − 1 are exact / Witness: (2^16, 2^16) with wide strides.
+        let l = wide(&[1 << 16, 1 << 16], &[i64::MAX, -(1 << 62)]);
+        let e = l.evaluator();
+        assert_eq!(e.fast_below, 1 << 32);
+        for i in [0, 1, (1 << 16) - 1, 1 << 16, (1 << 32) - 2, (1 << 32) - 1] {
+            assert_eq!(e.eval(i).ok(), l.eval(i).ok(), "{l} at {i}");
+        }
     }
 }

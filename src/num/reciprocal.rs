@@ -27,7 +27,13 @@ impl Divisor {
     /// `(n / d, n % d)` for `n < 2^32`.
     #[inline]
     pub(crate) fn div_rem(self, n: u64) -> (u64, u64) {
-        let q = ((u128::from(self.magic) * u128::from(n)) >> 64) as u64;
+        let q = self.quotient(n);
         (q, n - q * self.d)
+    }
+
+    /// `n / d` for `n < 2^32`: one multiply-high (0 for [`Divisor::UNUSED`]).
+    #[inline]
+    pub(crate) fn quotient(self, n: u64) -> u64 {
+        ((u128::from(self.magic) * u128::from(n)) >> 64) as u64
     }
 }

@@ -47,6 +47,7 @@ pub struct Profile {
 
 impl Profile {
     /// The profile of a single integer.
+    #[inline]
     pub(crate) fn leaf() -> Profile {
         Profile {
             toks: smallvec::smallvec![Tok::Leaf],
@@ -68,15 +69,22 @@ impl Profile {
         Profile { toks }
     }
 
-    /// The profile of a flat tuple of `n` leaves.
+    /// The profile of a flat tuple of `n` leaves (inline: a few stores when
+    /// it fits the inline buffer).
+    #[inline(always)]
     pub(crate) fn flat(n: usize) -> Profile {
-        if n + 2 <= 24 {
-            let mut buf = [Tok::Leaf; 24];
-            (buf[0], buf[n + 1]) = (Tok::Open, Tok::Close);
-            return Profile {
-                toks: SmallVec::from_buf_and_len(buf, n + 2),
-            };
+        if n + 2 > 24 {
+            return Profile::flat_spilled(n);
         }
+        let mut buf = [Tok::Leaf; 24];
+        (buf[0], buf[n + 1]) = (Tok::Open, Tok::Close);
+        Profile {
+            toks: SmallVec::from_buf_and_len(buf, n + 2),
+        }
+    }
+
+    #[cold]
+    fn flat_spilled(n: usize) -> Profile {
         let mut toks: SmallVec<[Tok; 24]> = SmallVec::from_elem(Tok::Leaf, n + 2);
         toks[0] = Tok::Open;
         toks[n + 1] = Tok::Close;

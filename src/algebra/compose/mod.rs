@@ -32,11 +32,13 @@
 //!    the answer is [`Error::BudgetExceeded`] (undecided), never a guess.
 //!
 //! The stages live in submodules: [`radix`] (A as a mixed-radix function on
-//! ℤ), [`structural`] (the divisibility walk and the stack-only fast path),
+//! ℤ), [`structural`] (the divisibility walk per leaf), [`fast`] (the
+//! structural stage on the stack for operands of ≤ 8 leaves, tried first),
 //! [`witness`] (carry bounds and the carry witness), [`values`] (the
 //! value-based fallback and its budget). This file holds the public API, the
 //! dispatcher that runs the stages in order, and the assembly of R.
 
+mod fast;
 mod radix;
 mod structural;
 mod values;
@@ -50,8 +52,9 @@ use crate::layout::Layout;
 use crate::num::Ints;
 use crate::tuple::{check_depth, IntTuple, Profile, Tok};
 
+use fast::compose_fast;
 use radix::Radix;
-use structural::{compose_stack, leaf_reflected, leaf_structural};
+use structural::{leaf_reflected, leaf_structural};
 use values::{check_everywhere, leaf_by_values, Budget};
 use witness::{residue_bound_sum, witness};
 
@@ -106,8 +109,7 @@ impl Layout {
     /// assert!(a.compose(&"(2,3):(3,2)".parse().unwrap()).is_err());
     /// ```
     pub fn compose(&self, b: &Layout) -> Result<Layout> {
-        compose_stack(self, b)
-            .unwrap_or_else(|| compose_impl(self, b, &mut ComposePath::Structural))
+        compose_fast(self, b).unwrap_or_else(|| compose_impl(self, b, &mut ComposePath::Structural))
     }
 
     /// [`Layout::compose`], also saying which stage decided.
@@ -120,7 +122,7 @@ impl Layout {
     /// assert_eq!(path, ComposePath::Witness);
     /// ```
     pub fn compose_explained(&self, b: &Layout) -> (Result<Layout>, ComposePath) {
-        if let Some(r) = compose_stack(self, b) {
+        if let Some(r) = compose_fast(self, b) {
             return (r, ComposePath::Structural);
         }
         let mut path = ComposePath::Structural;
@@ -224,18 +226,18 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
             continue;
         }
         let start = images.len();
-        images.resize(start + radix.leaves.len() + 1, (0, 0));
         let walked = if st > 0 {
-            leaf_structural(radix.view(), e, st, &mut images[start..])?
+            let image = leaf_structural(radix.view(), e, st)?;
+            image.inspect(|image| image.write(radix.view(), &mut images));
+            image.is_some()
         } else {
-            leaf_reflected(radix.view(), e, st, &mut images[start..])?
+            leaf_reflected(radix.view(), e, st, &mut images)?
         };
-        images.truncate(start + walked.unwrap_or(0));
-        if walked.is_none() {
+        if !walked {
             leaf_by_values(a, b, k, &mut images, &mut budget, path)?;
         }
         // The exact residue bound of the walk holds for positive strides only.
-        let structural = walked.is_some() && st > 0;
+        let structural = walked && st > 0;
         parts.push(Part {
             leaf: k,
             extent: e,

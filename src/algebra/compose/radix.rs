@@ -54,30 +54,33 @@ impl Radix {
 /// first, written to `out` (room for `s.len()`), and the head's stride.
 /// Extent-1 leaves drop out except the first, whose stride matters past the
 /// domain; a leaf merges into the next faster one when its stride continues it.
+/// O(leaves); merged extents are at most `size(A)`.
 #[inline(always)]
 pub(super) fn normalize_into(s: &[i64], d: &[i64], out: &mut [(i64, i64)]) -> (usize, i64) {
-    let mut n = 0usize;
-    for k in (1..s.len()).rev() {
-        let (e, st) = (s[k], d[k]);
-        if e == 1 {
-            continue;
-        }
-        if n > 0 && out[n - 1].0.checked_mul(out[n - 1].1) == Some(st) {
-            out[n - 1].0 *= e; // ≤ size(A)
+    let mut finite = s[1..].iter().zip(&d[1..]).rev().filter(|(&e, _)| e != 1);
+    let Some((&e, &st)) = finite.next() else {
+        return (0, d[0]);
+    };
+    // The run being merged into, fastest leaf first.
+    let (mut n, mut cur) = (0usize, (e, st));
+    for (&e, &st) in finite {
+        if cur.0.checked_mul(cur.1) == Some(st) {
+            cur.0 *= e;
         } else {
-            out[n] = (e, st);
+            out[n] = cur;
             n += 1;
+            cur = (e, st);
         }
     }
-    let mut head = d[0];
-    if n > 0 && out[n - 1].0.checked_mul(out[n - 1].1) == Some(head) {
-        n -= 1;
-        head = out[n].1;
+    if cur.0.checked_mul(cur.1) == Some(d[0]) {
+        return (n, cur.1); // the head continues the run: it takes its stride
     }
-    (n, head)
+    out[n] = cur;
+    (n + 1, d[0])
 }
 
-/// Place values `P₀ = 1, Pⱼ₊₁ = Pⱼ·aⱼ` into `place` (room for `leaves + 1`).
+/// Place values `P₀ = 1, Pⱼ₊₁ = Pⱼ·aⱼ` into `place` (room for `leaves + 1`;
+/// entries past `P_L` untouched).
 #[inline]
 pub(super) fn place_values(leaves: &[(i64, i64)], place: &mut [i64]) {
     place[0] = 1;
@@ -90,6 +93,8 @@ pub(super) fn place_values(leaves: &[(i64, i64)], place: &mut [i64]) {
 #[derive(Clone, Copy)]
 pub(super) struct RadixView<'a> {
     pub(super) leaves: &'a [(i64, i64)],
+    /// `P₀ ..= P_L`, possibly followed by `i64::MAX` (the fast path pads its
+    /// fixed array so that searches need no early exit).
     pub(super) place: &'a [i64],
     pub(super) head: i64,
 }
