@@ -1047,8 +1047,10 @@ fn left_inverse_of_negative_strides() {
 
 #[test]
 fn left_inverse_search_is_bounded() {
-    // Invariant: past LEFT_INVERSE_SEARCH_BUDGET the answer is BudgetExceeded, never a guess / Witness: (272,922):(713,618), injective (618 ≥ 272), no closed form, whose prime-chain search passes the budget (a census case of prof_inverse).
-    let l: Layout = "(272,922):(713,618)".parse().expect("valid");
+    // Invariant: past LEFT_INVERSE_SEARCH_BUDGET the answer is BudgetExceeded, never a guess / Witness: (1024,1024):(3076,3), injective, no closed form; it has a left inverse (chain 1 | 3 | 9228: x mod 3 reads a mod 3, ⌊x/3⌋ mod 3076 = 1025·(a mod 3) + b) that the search does not reach within its budget (hundreds of sibling primes at each level).
+    let l: Layout = "(1024,1024):(3076,3)".parse().expect("valid");
+    let r: Layout = "(342,3076,3):(3072,1,-1)".parse().expect("valid");
+    assert_left_inverse(&l, &r); // so BudgetExceeded is not a refusal here
     assert!(matches!(
         l.left_inverse(),
         Err(Error::BudgetExceeded { .. })

@@ -2,13 +2,18 @@
 //! (`docs/algebra.md` §7.1, Lemma 6), one extended-gcd elimination per
 //! equation, every product checked in `i128`.
 
+use smallvec::SmallVec;
+
 use crate::error::{Error, Result};
+
+/// One vector of the lattice (inline up to 16 unknowns).
+type Row = SmallVec<[i128; 16]>;
 
 /// The integer solutions `particular + kernel·ℤᵈ` of the equations so far.
 #[derive(Clone, Default)]
 pub(super) struct Solutions {
     pub(super) particular: Vec<i128>,
-    kernel: Vec<Vec<i128>>,
+    kernel: Vec<Row>,
     /// The largest non-negative point `(offset, index)` any equation came
     /// from (a refutation of these equations uses no point above it).
     pub(super) high: Option<(i64, i64)>,
@@ -21,7 +26,7 @@ impl Solutions {
         for v in &mut self.kernel {
             v.push(0);
         }
-        let mut unit = vec![0; self.particular.len()];
+        let mut unit: Row = SmallVec::from_elem(0, self.particular.len());
         unit[self.particular.len() - 1] = 1;
         self.kernel.push(unit);
     }
@@ -44,7 +49,7 @@ impl Solutions {
         if self.kernel.is_empty() {
             return Ok(residual == 0);
         }
-        let mut c: Vec<i128> = Vec::with_capacity(self.kernel.len());
+        let mut c: Row = SmallVec::with_capacity(self.kernel.len());
         for v in &self.kernel {
             c.push(dot(coeffs, v)?);
         }
@@ -61,8 +66,8 @@ impl Solutions {
             let (g, x, y) = ext_gcd(c[p], c[j])?;
             let (a, b) = (c[j] / g, c[p] / g);
             let (vp, vj) = (&self.kernel[p], &self.kernel[j]);
-            let mut np = Vec::with_capacity(vp.len());
-            let mut nj = Vec::with_capacity(vp.len());
+            let mut np: Row = SmallVec::with_capacity(vp.len());
+            let mut nj: Row = SmallVec::with_capacity(vp.len());
             for (&u, &w) in vp.iter().zip(vj) {
                 np.push(checked(mul(x, u)?.checked_add(mul(y, w)?))?);
                 nj.push(checked(mul(a, u)?.checked_sub(mul(b, w)?))?);
