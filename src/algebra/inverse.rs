@@ -117,12 +117,14 @@ impl Layout {
     /// 3. *Search*, for every other injective layout (negative strides too; R
     ///    is read on ℤ by floor digits): a depth-first search over R's divisor
     ///    chains of prime steps below `M = max L(i)` (below `max(M+1, −min L(i))`
-    ///    when some offset is negative),
-    ///    with R's strides solved over the integers point by point (a chain
-    ///    prefix dies as soon as the points below its top admit no strides).
-    ///    It materialises and sorts the `size(L)` offsets, then visits at most
-    ///    the prime chains below `M`, `O(n²)` per point with `n ≤ 63` unknowns:
-    ///    exponential in the worst case, hence bounded by
+    ///    when some offset is negative), with R's strides solved over the
+    ///    integers point by point. It reads L's offsets lazily in increasing
+    ///    order (never all of them), drops a chain prefix as soon as the points
+    ///    below its top, or two points in one block of its top, admit no
+    ///    strides, and checks a determined candidate on every index at once by
+    ///    one composition. Its cost depends on how far it reads, not on
+    ///    `size(L)`: typically tens to hundreds of microseconds, exponential
+    ///    in the worst case, hence bounded by
     ///    [`LEFT_INVERSE_SEARCH_BUDGET`](crate::algebra::LEFT_INVERSE_SEARCH_BUDGET).
     ///
     /// Proofs (why each answer is right and each refusal is final):

@@ -9,42 +9,54 @@
 //! ```
 //!
 //! Given L's image points `x = L(i)` (largest `M`), the search looks for a
-//! chain and integer strides with `R(x) = i` at every point. Three facts keep
-//! it exact and small (proofs in `docs/algebra.md`, section 7):
+//! chain and integer strides with `R(x) = i` at every point. The facts that
+//! keep it exact and small (proofs in `docs/algebra.md`, section 7.1):
 //!
-//! - **Refinement.** Splitting a step `E_k → E_{k+1}` at an intermediate
-//!   divisor keeps the function (leaf `e:r` becomes `e/p : p·r` over `p : r`),
-//!   and place values above `M` change no digit of a point. So only chains of
-//!   *prime* steps that stop at the first `E_m` with `2·E_m > M` are tried.
-//!   With negative offsets (the digits are floor digits) chains stop at the
-//!   first `E_m ≥ S = max(M + 1, −min)`: every last step reaching S gives the
-//!   same functions on the points.
+//! - **Refinement.** Splitting a step keeps the function, and place values
+//!   above `M` change no digit of a point: only chains of *prime* steps that
+//!   stop at the first `E_m` with `2·E_m > M` are tried (with negative
+//!   offsets, at the first `E_m ≥ S = max(M + 1, −min)`).
 //! - **Prefixes.** A point `0 ≤ x < E_k` reads only `r₀ … r_{k−1}`, so a chain
 //!   prefix is refuted as soon as the points below its top admit no strides;
 //!   negative points read every digit and are added when the chain is whole.
+//! - **One scan per node.** The points above a node's top `E` are read once,
+//!   in order, with one new digit `⌊x/E⌋`: the child `E·p` needs exactly the
+//!   points below `E·p` to fit, and once a point fails no larger prime can
+//!   fit either, so the children are the primes below the first failure.
 //! - **Lattice.** The integer strides that satisfy the equations so far form
 //!   a coset `p + K·ℤᵈ`; each equation is one extended-gcd elimination.
+//! - **Symbolic check.** When a node's strides are determined and its scan
+//!   has run long, the chain that ends at the node is checked on every index
+//!   at once (`R ∘ L` through the exact composition, compared with the
+//!   index); a pass is the answer, a failure names a point that bounds the
+//!   node's children.
 //!
-//! Cost: one node per prime chain prefix that survives (at most the number of
-//! ordered prime factorizations of numbers up to `M`); each point costs
-//! `O(n²)` with `n ≤ 63` unknowns. Exponential in the worst case, so every
-//! node, prime candidate and equation is charged to
-//! [`LEFT_INVERSE_SEARCH_BUDGET`]; past it the answer is
+//! Points are read lazily in increasing order ([`points`]), so the cost
+//! depends on how far the search reads, not on `size(L)`. Exponential in the
+//! worst case: every node, prime candidate, point read, equation and check is
+//! charged to [`LEFT_INVERSE_SEARCH_BUDGET`]; past it the answer is
 //! [`Error::BudgetExceeded`] (undecided), never a guess.
+
+mod blocks;
+mod lattice;
+mod points;
+mod refute;
+mod verify;
 
 use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 use crate::layout::Layout;
-use crate::num::Ints;
-use crate::tuple::Profile;
 
-use super::complement::push_coalesced;
+use blocks::Blocks;
+use lattice::Solutions;
+use points::Points;
+use verify::{build, Target, Verdict};
 
-/// Most work units (image points, chain nodes, trial divisions, equations
-/// weighted by their unknowns) the exact search of [`Layout::left_inverse`]
-/// spends; a few milliseconds in a release build. Beyond it the answer is
-/// [`Error::BudgetExceeded`] (undecided).
+/// Most work units (image points read, chain nodes, trial divisions,
+/// equations weighted by their unknowns, symbolic checks) the exact search of
+/// [`Layout::left_inverse`] spends; a few milliseconds in a release build.
+/// Beyond it the answer is [`Error::BudgetExceeded`] (undecided).
 ///
 /// ```
 /// use hlayout::algebra::LEFT_INVERSE_SEARCH_BUDGET;
@@ -52,12 +64,44 @@ use super::complement::push_coalesced;
 /// ```
 pub const LEFT_INVERSE_SEARCH_BUDGET: i64 = 1 << 18;
 
+/// Work units charged for one symbolic check (a composition).
+const CHECK_COST: i64 = 64;
+
+/// Points a node reads before its first symbolic check (doubled after each).
+const FIRST_CHECK: usize = 32;
+
+/// Lemma 7 reads up to this multiple of the offset where a node's scan stopped
+/// (2 → 8: rank-2 census undecided 64 → 28 of 300; a found inverse costs more).
+const LOOKAHEAD_FACTOR: i64 = 8;
+
+/// Points a node reads at most for Lemma 7.
+const MAX_LOOKAHEAD: usize = 4096;
+
 /// The search's outcome.
 pub(crate) enum Found {
     /// A layout R with `R(L(i)) = i₀` for every `i < size(L)`.
     Inverse(Layout),
     /// None exists; the rule names the witness.
     Refuted(String),
+}
+
+/// Work units left.
+pub(super) struct Budget(i64);
+
+impl Budget {
+    /// Charges `n` work units.
+    pub(super) fn spend(&mut self, n: i64) -> Result<()> {
+        if n > self.0 {
+            let spent = LEFT_INVERSE_SEARCH_BUDGET - self.0;
+            return Err(Error::BudgetExceeded {
+                what: "left_inverse's exact search",
+                needed: spent.saturating_add(n), // a lower bound: the search stops here
+                budget: LEFT_INVERSE_SEARCH_BUDGET,
+            });
+        }
+        self.0 -= n;
+        Ok(())
+    }
 }
 
 /// Decides whether some layout R has `R(L(i)) = i₀` for every `i < size(L)`,
@@ -70,190 +114,324 @@ pub(crate) enum Found {
 /// [`Error::BudgetExceeded`] past [`LEFT_INVERSE_SEARCH_BUDGET`];
 /// [`Error::Overflow`] when a stride of R or an intermediate leaves range.
 pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result<Found> {
+    let leaves: Vec<(i64, i64, i64)> = (0..s.len())
+        .filter(|&k| s[k] > 1 && d[k] != 0)
+        .map(|k| (s[k], d[k], index[k]))
+        .collect();
+    if leaves.is_empty() {
+        return build(&[1], &[0], 0, false).map(Found::Inverse);
+    }
+    if let Some((x, i, j)) = pair_collision(&leaves) {
+        return Ok(Found::Refuted(not_injective(x, i, j)));
+    }
+    let points = Points::new(&leaves);
+    let (min, max) = (points.min, points.max);
     let mut search = Search {
-        points: Vec::new(),
-        max: 0,
-        neg: 0,
-        reach: 0,
-        budget: LEFT_INVERSE_SEARCH_BUDGET,
-        deepest: 0,
+        target: Target::new(&leaves)?,
+        points,
+        budget: Budget(LEFT_INVERSE_SEARCH_BUDGET),
+        max,
+        negative: min < 0,
+        reach: max.saturating_add(1).max(min.saturating_neg()),
+        deepest: None,
+        lowest: 0,
+        primes: vec![2, 3],
+        digits: SmallVec::new(),
     };
-    let read = || (0..s.len()).filter(|&k| s[k] > 1 && d[k] != 0);
-    let extents: Ints = read().map(|k| s[k]).collect();
-    let offsets: Ints = read().map(|k| d[k]).collect();
-    let indices: Ints = read().map(|k| index[k]).collect();
-    let (l, e) = if extents.is_empty() {
-        (Layout::flat(&[1], &[0])?, Layout::flat(&[1], &[0])?)
-    } else {
-        (
-            Layout::flat(&extents, &offsets)?,
-            Layout::flat(&extents, &indices)?,
-        )
-    };
-    search.spend(l.size())?;
-    search.points = l.offsets().zip(e.offsets()).collect();
-    search.points.sort_unstable();
-    if let Some(w) = search.points.windows(2).find(|w| w[0].0 == w[1].0) {
-        let ((x, i), (_, j)) = (w[0], w[1]);
-        return Ok(Found::Refuted(format!(
-            "not injective: L({i}) = L({j}) = {x}"
-        )));
-    }
-    search.max = search.points.last().map_or(0, |p| p.0);
-    search.neg = search.points.partition_point(|p| p.0 < 0);
-    let min = search.points.first().map_or(0, |p| p.0);
-    search.reach = search.max.saturating_add(1).max(min.saturating_neg());
     let mut chain = vec![1i64];
-    let start = search.neg;
-    match search.descend(&mut chain, &Solutions::default(), start)? {
-        Some(strides) => build(&chain, &strides, search.max, search.neg > 0).map(Found::Inverse),
-        None => {
-            let (x, i) = search.points[search.deepest];
-            Ok(Found::Refuted(format!(
-                "no layout left inverse exists: no divisor chain of place values with \
-                 integer strides maps the {} smallest offsets to their indices \
-                 (every candidate fails by offset {x} = L({i}))",
-                search.deepest + 1
-            )))
-        }
+    let found = search.descend(&mut chain, &Solutions::default(), 0)?;
+    if let Some((x, i, j)) = search.points.collision {
+        return Ok(Found::Refuted(not_injective(x, i, j)));
     }
+    match found {
+        Some(strides) => build(&chain, &strides, max, min < 0).map(Found::Inverse),
+        None => Ok(Found::Refuted(search.witness())),
+    }
+}
+
+fn not_injective(x: i64, i: i64, j: i64) -> String {
+    format!("not injective: L({i}) = L({j}) = {x}")
+}
+
+/// A collision of a rank-2 L, decided in O(1): `(u, v)·(d₀, d₁) = 0` has
+/// the primitive solutions `±(d₁/g, −d₀/g)`, so two coordinates share an
+/// offset iff `|d₁/g| < s₀` and `|d₀/g| < s₁`; the two coordinates are the
+/// positive and the negative part of that vector.
+fn pair_collision(leaves: &[(i64, i64, i64)]) -> Option<(i64, i64, i64)> {
+    let &[(s0, d0, i0), (s1, d1, i1)] = leaves else {
+        return None;
+    };
+    let g = i128::from(num_integer::gcd(d0.unsigned_abs(), d1.unsigned_abs()));
+    let (u, v) = (i128::from(d1) / g, -(i128::from(d0) / g));
+    if u.abs() >= i128::from(s0) || v.abs() >= i128::from(s1) {
+        return None;
+    }
+    // |u| < s0 and |v| < s1: each part is a coordinate of L.
+    let (a, b) = (u.max(0) as i64, v.max(0) as i64); // the positive part
+    let (a2, b2) = ((-u).max(0) as i64, (-v).max(0) as i64); // the negative part
+    let (i, j) = (a * i0 + b * i1, a2 * i0 + b2 * i1);
+    Some((a * d0 + b * d1, i.min(j), i.max(j)))
+}
+
+/// How a node's scan ended.
+enum Scan {
+    /// Lemma 7 leaves no strides below the top: the node and every child fail.
+    Dead,
+    /// Every point below the bound fits.
+    Reached,
+    /// Every non-negative point fits (no bound was reached).
+    Exhausted,
+    /// Some point below the bound fits no strides (the offset given).
+    Failed(i64),
+    /// The chain ending at the node, with these strides, is a left inverse.
+    Verified(Vec<i128>),
+}
+
+/// A node's scan position and symbolic-check schedule.
+struct Cursor {
+    pos: usize,
+    read: usize,
+    next_check: usize,
+    /// A non-negative point the node's determined strides fail at.
+    known_fail: Option<i64>,
 }
 
 /// The depth-first search over prime chains.
 struct Search {
-    /// `(offset, index)` for every index of L, sorted by offset.
-    points: Vec<(i64, i64)>,
+    target: Target,
+    points: Points,
+    budget: Budget,
     /// The largest offset `M`.
     max: i64,
-    /// How many offsets are negative (they come first in `points`).
-    neg: usize,
+    /// Whether some offset is negative.
+    negative: bool,
     /// With negative offsets, where chains stop: `S = max(M + 1, −min)`.
     reach: i64,
-    /// Work units left.
-    budget: i64,
-    /// The furthest point (position in `points`) at which a candidate failed.
-    deepest: usize,
+    /// The furthest non-negative point any refutation used.
+    deepest: Option<(i64, i64)>,
+    /// The lowest negative point any refutation used (0 if none).
+    lowest: i64,
+    /// The primes found so far, in order.
+    primes: Vec<i64>,
+    digits: SmallVec<[i64; 64]>,
 }
 
 impl Search {
-    /// Charges `n` work units.
     fn spend(&mut self, n: i64) -> Result<()> {
-        if n > self.budget {
-            let spent = LEFT_INVERSE_SEARCH_BUDGET - self.budget;
-            return Err(Error::BudgetExceeded {
-                what: "left_inverse's exact search",
-                needed: spent.saturating_add(n), // a lower bound: the search stops here
-                budget: LEFT_INVERSE_SEARCH_BUDGET,
-            });
-        }
-        self.budget -= n;
-        Ok(())
+        self.budget.spend(n)
     }
 
-    /// Strides for a chain extending `chain` (its points below the top already
-    /// satisfied by `sols`, the rest from `start`), or `None` when no extension
-    /// works. On success `chain` holds the chain found.
+    /// Strides for a chain extending `chain` (its points below the top
+    /// satisfied by `sols`, the points from `pos` on not yet read), or `None`
+    /// when no extension works. On success `chain` holds the chain found.
     fn descend(
         &mut self,
         chain: &mut Vec<i64>,
         sols: &Solutions,
-        start: usize,
+        pos: usize,
     ) -> Result<Option<Vec<i128>>> {
         self.spend(1)?;
         let top = *chain.last().unwrap_or(&1);
-        let done = if self.neg == 0 {
-            top > self.max / 2
-        } else {
-            top >= self.reach
+        let mut t = sols.clone();
+        t.add_unknown();
+        let mut cur = Cursor {
+            pos,
+            read: 0,
+            next_check: FIRST_CHECK,
+            known_fail: None,
         };
-        if done {
-            let end = self.points.len();
-            let Some(mut sols) = self.extend(chain, sols, start, end)? else {
-                return Ok(None);
-            };
-            // Negative offsets read every digit: checked once the chain is whole.
-            let whole = self.constrain(chain, &mut sols, 0, self.neg)?;
-            return Ok(whole.then_some(sols.particular));
-        }
         // Without negative offsets a step past M is the head itself; with
         // them, the first step reaching S is the last one worth trying.
-        let limit = if self.neg == 0 {
-            self.max / top
-        } else {
+        let limit = if self.negative {
             self.reach / top + i64::from(self.reach % top != 0)
+        } else {
+            self.max / top
         };
-        for p in 2..=limit {
-            if !self.is_prime(p)? {
-                continue;
-            }
-            let Some(next) = top.checked_mul(p) else {
+        if limit < 2 {
+            return self.finish(chain, t, cur);
+        }
+        // Lemma 7 needs a digit below the top.
+        let mut blocks = (chain.len() > 1).then(|| Blocks::new(sols.clone()));
+        let mut children: Vec<(i64, Solutions, usize)> = Vec::new();
+        let mut negatives_tried = false;
+        let mut stop = top;
+        for n in 0.. {
+            let p = self.prime(n)?;
+            let Some(next) = top.checked_mul(p).filter(|_| p <= limit) else {
                 break;
             };
-            let end = start + self.points[start..].partition_point(|&(x, _)| x < next);
-            let Some(sols) = self.extend(chain, sols, start, end)? else {
-                continue;
-            };
+            stop = next;
+            match self.scan(chain, &mut t, &mut cur, Some(next), blocks.as_mut())? {
+                Scan::Verified(strides) => return Ok(Some(strides)),
+                Scan::Dead => return Ok(None),
+                Scan::Failed(y) => {
+                    stop = y;
+                    break;
+                }
+                Scan::Exhausted if !self.negative => return Ok(Some(t.particular)),
+                Scan::Exhausted if !negatives_tried => {
+                    negatives_tried = true;
+                    if let Some(strides) = self.negatives(chain, t.clone(), cur.pos)? {
+                        return Ok(Some(strides));
+                    }
+                }
+                _ => {}
+            }
+            children.push((next, t.clone(), cur.pos));
+            if self.negative && next >= self.reach {
+                break;
+            }
+        }
+        // Lemma 7 past the scan: a contradiction there kills every child.
+        if let Some(b) = blocks.as_mut() {
+            let bound = stop.saturating_mul(LOOKAHEAD_FACTOR);
+            if !self.blocks_beyond(chain, b, cur.pos, bound)? {
+                return Ok(None);
+            }
+        }
+        for (next, state, at) in children {
             chain.push(next);
-            if let Some(found) = self.descend(chain, &sols, end)? {
+            if let Some(found) = self.descend(chain, &state, at)? {
                 return Ok(Some(found));
             }
             chain.pop();
-            if self.neg > 0 && next >= self.reach {
-                break;
-            }
         }
         Ok(None)
     }
 
-    /// Whether `p ≥ 2` is prime, by trial division, each division charged.
-    fn is_prime(&mut self, p: i64) -> Result<bool> {
-        let mut q = 2i64;
-        while q.checked_mul(q).is_some_and(|s| s <= p) {
-            self.spend(1)?;
-            if p % q == 0 {
-                return Ok(false);
-            }
-            q += 1;
+    /// The chain ends at its top: every remaining point, then the negative ones.
+    fn finish(
+        &mut self,
+        chain: &[i64],
+        mut t: Solutions,
+        mut cur: Cursor,
+    ) -> Result<Option<Vec<i128>>> {
+        match self.scan(chain, &mut t, &mut cur, None, None)? {
+            Scan::Verified(strides) => Ok(Some(strides)),
+            Scan::Failed(_) | Scan::Reached | Scan::Dead => Ok(None),
+            Scan::Exhausted if self.negative => self.negatives(chain, t, cur.pos),
+            Scan::Exhausted => Ok(Some(t.particular)),
         }
-        self.spend(1)?;
-        Ok(true)
     }
 
-    /// `sols` with one more unknown (the stride of the digit at `chain`'s top)
-    /// constrained by the points `start..end`; `None` when none remains.
-    fn extend(
+    /// Reads the non-negative points from `cur.pos` below `bound` (all of them
+    /// for `None`) into `t` with the digits of `chain` and a head at its top.
+    fn scan(
         &mut self,
         chain: &[i64],
-        sols: &Solutions,
-        start: usize,
-        end: usize,
-    ) -> Result<Option<Solutions>> {
-        let mut sols = sols.clone();
-        sols.add_unknown();
-        Ok(self
-            .constrain(chain, &mut sols, start, end)?
-            .then_some(sols))
-    }
-
-    /// Constrains `sols` by the points `start..end`; false when none remains.
-    fn constrain(
-        &mut self,
-        chain: &[i64],
-        sols: &mut Solutions,
-        start: usize,
-        end: usize,
-    ) -> Result<bool> {
-        let mut digits: SmallVec<[i64; 64]> = SmallVec::new();
-        for pos in start..end {
+        t: &mut Solutions,
+        cur: &mut Cursor,
+        bound: Option<i64>,
+        mut blocks: Option<&mut Blocks>,
+    ) -> Result<Scan> {
+        if let Some(z) = cur.known_fail {
+            if bound.is_none_or(|b| z < b) {
+                return Ok(Scan::Failed(z));
+            }
+        }
+        loop {
+            let Some((x, i)) = self.points.get(cur.pos, &mut self.budget)? else {
+                return Ok(Scan::Exhausted);
+            };
+            if bound.is_some_and(|b| x >= b) {
+                return Ok(Scan::Reached);
+            }
             self.spend(chain.len() as i64)?;
-            let (x, i) = self.points[pos];
-            digits_of(x, chain, &mut digits);
-            if !sols.constrain(&digits, i)? {
-                self.deepest = self.deepest.max(pos);
-                return Ok(false);
+            digits_of(x, chain, &mut self.digits);
+            if !t.constrain(&self.digits, i)? {
+                let high = t.high;
+                self.used_both(x, i, high);
+                return Ok(Scan::Failed(x));
+            }
+            t.note(x, i);
+            if let Some(b) = blocks.as_deref_mut() {
+                if !self.block_equation(chain, b, x, i)? {
+                    return Ok(Scan::Dead);
+                }
+            }
+            cur.pos += 1;
+            cur.read += 1;
+            if cur.read >= cur.next_check && t.is_determined() {
+                cur.next_check = cur.next_check.saturating_mul(2);
+                match self.check(chain, &t.particular)? {
+                    Verdict::Holds => return Ok(Scan::Verified(t.particular.clone())),
+                    Verdict::Fails(z, zi) if z >= 0 => {
+                        // z is above every point read, and the strides are
+                        // forced: every child reaching past z fails there.
+                        let high = t.high;
+                        self.used_both(z, zi, high);
+                        cur.known_fail = Some(z);
+                        if bound.is_none_or(|b| z < b) {
+                            return Ok(Scan::Failed(z));
+                        }
+                    }
+                    Verdict::Fails(z, _) if bound.is_none() => {
+                        // A negative point: refutes this whole chain (not its children).
+                        let high = t.high;
+                        if let Some((y, yi)) = high {
+                            self.used(y, yi);
+                        }
+                        self.negative_failure(cur.pos, Some(z));
+                        return Ok(Scan::Failed(z));
+                    }
+                    _ => {}
+                }
             }
         }
-        Ok(true)
+    }
+
+    /// The symbolic check of the chain ending at its top with these strides.
+    fn check(&mut self, chain: &[i64], strides: &[i128]) -> Result<Verdict> {
+        self.spend(CHECK_COST + chain.len() as i64)?;
+        // The corners first: a failure there costs no composition.
+        let mut fail: Option<(i64, i64)> = None;
+        for n in 0..self.target.corners.len() {
+            let (x, i) = self.target.corners[n];
+            digits_of(x, chain, &mut self.digits);
+            let mut value = 0i128;
+            for (&dg, &r) in self.digits.iter().zip(strides) {
+                value = value.saturating_add(i128::from(dg).saturating_mul(r));
+            }
+            if value != i128::from(i) {
+                // The smallest non-negative failure bounds the children best.
+                if fail.is_none_or(|(y, _)| y < 0) {
+                    fail = Some((x, i));
+                }
+                if x >= 0 {
+                    break;
+                }
+            }
+        }
+        if let Some((x, i)) = fail {
+            return Ok(Verdict::Fails(x, i));
+        }
+        let Ok(r) = build(chain, strides, self.max, self.negative) else {
+            return Ok(Verdict::Unsettled);
+        };
+        Ok(self.target.verify(&r))
+    }
+
+    /// The n-th prime, by trial division by the smaller primes, each charged.
+    fn prime(&mut self, n: usize) -> Result<i64> {
+        while self.primes.len() <= n {
+            let mut c = self.primes[self.primes.len() - 1] + 2;
+            'next: loop {
+                for k in 1..self.primes.len() {
+                    let q = self.primes[k];
+                    self.spend(1)?;
+                    if q * q > c {
+                        break;
+                    }
+                    if c % q == 0 {
+                        c += 2;
+                        continue 'next;
+                    }
+                }
+                break;
+            }
+            self.primes.push(c);
+        }
+        Ok(self.primes[n])
     }
 }
 
@@ -261,133 +439,15 @@ impl Search {
 /// floor division, so negative offsets get the integer extension's digits.
 fn digits_of(x: i64, chain: &[i64], out: &mut SmallVec<[i64; 64]>) {
     out.clear();
+    // ⌊⌊x/a⌋/b⌋ = ⌊x/(a·b)⌋ for floor division, so each digit divides the
+    // previous quotient once.
+    let mut q = x;
     for w in chain.windows(2) {
-        out.push(x.div_euclid(w[0]).rem_euclid(w[1] / w[0]));
+        let e = w[1] / w[0];
+        out.push(q.rem_euclid(e));
+        q = q.div_euclid(e);
     }
-    out.push(x.div_euclid(chain[chain.len() - 1]));
-}
-
-/// The integer solutions `particular + kernel·ℤᵈ` of the equations so far.
-#[derive(Clone, Default)]
-struct Solutions {
-    particular: Vec<i128>,
-    kernel: Vec<Vec<i128>>,
-}
-
-impl Solutions {
-    /// A new unknown, unconstrained.
-    fn add_unknown(&mut self) {
-        self.particular.push(0);
-        for v in &mut self.kernel {
-            v.push(0);
-        }
-        let mut unit = vec![0; self.particular.len()];
-        unit[self.particular.len() - 1] = 1;
-        self.kernel.push(unit);
-    }
-
-    /// Keeps the solutions with `Σ coeffs[k]·r_k = target`; false when none is left.
-    fn constrain(&mut self, coeffs: &[i64], target: i64) -> Result<bool> {
-        let residual = checked(i128::from(target).checked_sub(dot(coeffs, &self.particular)?))?;
-        let mut c: Vec<i128> = Vec::with_capacity(self.kernel.len());
-        for v in &self.kernel {
-            c.push(dot(coeffs, v)?);
-        }
-        let mut pivot: Option<usize> = None;
-        for j in 0..c.len() {
-            if c[j] == 0 {
-                continue;
-            }
-            let Some(p) = pivot else {
-                pivot = Some(j);
-                continue;
-            };
-            // Unimodular column step: column p gets gcd(c_p, c_j), column j gets 0.
-            let (g, x, y) = ext_gcd(c[p], c[j])?;
-            let (a, b) = (c[j] / g, c[p] / g);
-            let (vp, vj) = (&self.kernel[p], &self.kernel[j]);
-            let mut np = Vec::with_capacity(vp.len());
-            let mut nj = Vec::with_capacity(vp.len());
-            for (&u, &w) in vp.iter().zip(vj) {
-                np.push(checked(mul(x, u)?.checked_add(mul(y, w)?))?);
-                nj.push(checked(mul(a, u)?.checked_sub(mul(b, w)?))?);
-            }
-            (self.kernel[p], self.kernel[j], c[p], c[j]) = (np, nj, g, 0);
-        }
-        let Some(p) = pivot else {
-            return Ok(residual == 0);
-        };
-        if checked(residual.checked_rem(c[p]))? != 0 {
-            return Ok(false);
-        }
-        let q = residual / c[p];
-        let v = self.kernel.swap_remove(p);
-        for (r, w) in self.particular.iter_mut().zip(v) {
-            *r = checked(r.checked_add(mul(q, w)?))?;
-        }
-        Ok(true)
-    }
-}
-
-/// `Σ a_k·v_k`, checked.
-fn dot(a: &[i64], v: &[i128]) -> Result<i128> {
-    a.iter().zip(v).try_fold(0i128, |acc, (&x, &y)| {
-        checked(acc.checked_add(mul(i128::from(x), y)?))
-    })
-}
-
-fn mul(a: i128, b: i128) -> Result<i128> {
-    checked(a.checked_mul(b))
-}
-
-fn checked(v: Option<i128>) -> Result<i128> {
-    v.ok_or(Error::Overflow {
-        what: "left_inverse's exact search",
-    })
-}
-
-/// `(g, x, y)` with `g = x·a + y·b = ±gcd(a, b) ≠ 0`, for `b ≠ 0`.
-fn ext_gcd(a: i128, b: i128) -> Result<(i128, i128, i128)> {
-    let (mut r0, mut r1, mut x0, mut x1, mut y0, mut y1) = (a, b, 1i128, 0i128, 0i128, 1i128);
-    while r1 != 0 {
-        let q = r0 / r1;
-        (r0, r1) = (r1, checked(r0.checked_sub(mul(q, r1)?))?);
-        (x0, x1) = (x1, checked(x0.checked_sub(mul(q, x1)?))?);
-        (y0, y1) = (y1, checked(y0.checked_sub(mul(q, y1)?))?);
-    }
-    Ok((r0, x0, y0))
-}
-
-/// R from its place values and strides: leaves `E_{k+1}/E_k : r_k` and a head
-/// `⌊M/E_m⌋ + 1 : r_m` (so R's domain covers every point), coalesced. With
-/// negative offsets the head keeps extent ≥ 2: its stride is read below 0.
-fn build(chain: &[i64], strides: &[i128], max: i64, negative: bool) -> Result<Layout> {
-    let stride = |k: usize| {
-        i64::try_from(strides[k]).map_err(|_| Error::Overflow {
-            what: "stride of left inverse",
-        })
-    };
-    let mut leaves: SmallVec<[(i64, i64); 9]> = SmallVec::new();
-    for (k, w) in chain.windows(2).enumerate() {
-        push_coalesced(&mut leaves, w[1] / w[0], stride(k)?);
-    }
-    let m = chain.len() - 1;
-    let head = max / chain[m] + 1;
-    push_coalesced(
-        &mut leaves,
-        if negative { head.max(2) } else { head },
-        stride(m)?,
-    );
-    if leaves.is_empty() {
-        leaves.push((1, 0));
-    }
-    let shape: Ints = leaves.iter().rev().map(|t| t.0).collect();
-    let stride: Ints = leaves.iter().rev().map(|t| t.1).collect();
-    let profile = match shape.len() {
-        1 => Profile::leaf(),
-        n => Profile::flat(n),
-    };
-    Layout::from_leaves(profile, shape, stride)
+    out.push(q);
 }
 
 #[cfg(test)]
@@ -395,31 +455,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lattice_tracks_integer_solutions() {
-        // Invariant: constrain keeps exactly the integer solutions / Witness: 2a + 4b = 6 then a = 1 forces b = 1; 2a = 3 has none.
-        let mut s = Solutions::default();
-        s.add_unknown();
-        s.add_unknown();
-        assert!(s.constrain(&[2, 4], 6).expect("small"));
-        assert!(s.constrain(&[1, 0], 1).expect("small"));
-        assert_eq!(s.particular, [1, 1]);
-        let mut t = Solutions::default();
-        t.add_unknown();
-        assert!(!t.constrain(&[2], 3).expect("small"));
+    fn budget_is_charged() {
+        // Invariant: the search never spends past its budget / Witness: a charge of budget + 1.
+        let mut b = Budget(3);
+        assert!(b.spend(3).is_ok());
+        assert!(matches!(b.spend(1), Err(Error::BudgetExceeded { .. })));
     }
 
     #[test]
-    fn budget_is_charged() {
-        // Invariant: the search never spends past its budget / Witness: a charge of budget + 1.
-        let mut s = Search {
-            points: Vec::new(),
-            max: 0,
-            neg: 0,
-            reach: 0,
-            budget: 3,
-            deepest: 0,
-        };
-        assert!(s.spend(3).is_ok());
-        assert!(matches!(s.spend(1), Err(Error::BudgetExceeded { .. })));
+    fn rank_two_collisions_are_exact() {
+        // Invariant: pair_collision names two coordinates with one offset iff one exists / Witness: (1024,1024):(100,3) collides at 300 = 3·100 = 100·3; (64,64):(100,3) is injective.
+        let c = pair_collision(&[(1024, 100, 1024), (1024, 3, 1)]).expect("collides");
+        assert_eq!(c, (300, 100, 3 * 1024));
+        assert!(pair_collision(&[(64, 100, 64), (64, 3, 1)]).is_none());
+        let n = pair_collision(&[(4, -2, 4), (4, 3, 1)]).expect("3·(-2) + 2·3 = 0");
+        assert_eq!(n, (0, 0, 3 * 4 + 2));
     }
 }
