@@ -73,10 +73,12 @@ fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec
             Ok((vars, lins))
         }
         Input::Linear => {
-            let size = shape
-                .iter()
-                .try_fold(1i64, |a, &n| a.checked_mul(n))
-                .ok_or_else(|| overflow("kernel input size"))?;
+            // A 0 extent makes the size 0 whatever the others multiply to.
+            let size = match shape.contains(&0) {
+                true => Some(0),
+                false => shape.iter().try_fold(1i64, |a, &n| a.checked_mul(n)),
+            }
+            .ok_or_else(|| overflow("kernel input size"))?;
             let var = Var {
                 name: "i".into(),
                 extent: size,

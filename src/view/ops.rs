@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use smallvec::SmallVec;
 
+use super::zero::checked_size;
 use super::{Builder, View, Window};
 use crate::error::{self, Error, Result};
 
@@ -102,9 +103,7 @@ impl View {
                 ));
             }
         }
-        shape
-            .iter()
-            .try_fold(1i64, |a, &n| error::mul(a, n, "view size"))?;
+        checked_size(shape)?;
         if self.become_zero(shape)? {
             return Ok(true);
         }
@@ -234,8 +233,7 @@ impl View {
                 "pad extent",
             )?);
         }
-        new.iter()
-            .try_fold(1i64, |acc, &n| error::mul(acc, n, "view size"))?;
+        checked_size(&new)?;
         if self.become_zero(&new)? {
             return Ok(true);
         }
