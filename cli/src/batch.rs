@@ -132,7 +132,7 @@ pub fn respond(line: &str) -> String {
 pub fn respond_to(line: &[u8], limits: &Limits, out: &mut impl Write) -> io::Result<()> {
     let reply = match std::str::from_utf8(line) {
         Err(e) => Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
-        Ok(text) => match serde_json::from_str::<Value>(text) {
+        Ok(text) => match fields::parse_json(text) {
             Ok(Value::Object(req)) => handle(&req, limits),
             Ok(_) => Err("request is not a JSON object".into()),
             Err(e) => Err(format!("invalid JSON: {e}")),
