@@ -266,3 +266,52 @@ proptest! {
         }
     }
 }
+
+/// A stack of about `views` views: the transpose of 10 x 10 flattened and
+/// cut as 4 x 25, again and again (each cut needs a view of its own).
+fn deep_stack(views: usize) -> ViewStack {
+    let mut t = ViewStack::new(&[10, 10]).unwrap();
+    while t.views().len() < views {
+        t = t
+            .permute(&[1, 0])
+            .unwrap()
+            .reshape(&[100])
+            .unwrap()
+            .reshape(&[4, 25])
+            .unwrap();
+    }
+    t
+}
+
+#[test]
+fn deep_stacks_are_refused_not_a_stack_overflow() {
+    // Invariant: the simplifier recurses once per view, so codegen refuses a
+    // stack of more than MAX_STACK_VIEWS views with a typed error, and lowers
+    // one of MAX_STACK_VIEWS views within a test thread's 2 MiB stack (1,000
+    // views overflowed it). Witness: repeated transpose cuts.
+    let deep = deep_stack(codegen::MAX_STACK_VIEWS + 1);
+    let err = codegen::stack(&deep, Input::Coords).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            hlayout::Error::LimitExceeded {
+                limit: "codegen::MAX_STACK_VIEWS",
+                max: 128,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let at = deep_stack(codegen::MAX_STACK_VIEWS);
+    assert_eq!(at.views().len(), codegen::MAX_STACK_VIEWS);
+    for input in [Input::Coords, Input::Linear] {
+        // Lowered, or refused as Overflow (the nested ranges grow), never a crash.
+        match codegen::stack(&at, input) {
+            Ok(k) => assert_eq!(
+                k.eval(&vec![0; k.vars().len()]).unwrap().0,
+                at.eval(&[0, 0]).unwrap().unwrap()
+            ),
+            Err(e) => assert!(matches!(e, hlayout::Error::Overflow { .. }), "{e}"),
+        }
+    }
+}

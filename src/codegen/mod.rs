@@ -44,6 +44,11 @@ use crate::layout::Layout;
 use crate::view::{View, ViewStack};
 use linear::{Builder, Lin};
 
+/// Most views [`stack`] lowers: each view nests the expression one level
+/// deeper, and the simplifier recurses through the nesting, so a deeper stack
+/// is refused rather than allowed to exhaust a thread's stack.
+pub const MAX_STACK_VIEWS: usize = 128;
+
 /// What the kernel's variables are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -93,11 +98,20 @@ fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec
 ///
 /// # Errors
 /// [`Error::Overflow`](crate::Error::Overflow) when some intermediate value
-/// could leave `i64` somewhere in the final shape.
+/// could leave `i64` somewhere in the final shape;
+/// [`Error::LimitExceeded`](crate::Error::LimitExceeded) for a stack of more
+/// than [`MAX_STACK_VIEWS`] views.
 ///
 /// See the [module documentation](self) for an example.
 pub fn stack(stack: &ViewStack, input: Input) -> Result<Kernel> {
     let views = stack.views();
+    if views.len() > MAX_STACK_VIEWS {
+        return Err(crate::Error::LimitExceeded {
+            limit: "codegen::MAX_STACK_VIEWS",
+            value: views.len() as u64,
+            max: MAX_STACK_VIEWS as u64,
+        });
+    }
     let mut b = Builder::recording();
     let mut conds = Vec::new();
     let shape = stack.shape();
