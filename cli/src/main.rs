@@ -27,6 +27,16 @@ searches behind compose, left_inverse and merge have fixed budgets and answer
 may cost (polynomially in the rank and the number of views); a line longer
 than --max-line-bytes is skipped without being held in memory.";
 
+/// Layout text as a positional argument: it may start with `-` (a negative
+/// extent is a failed request, exit 1), but `--anything` is an option the
+/// command does not have (bad usage, exit 2).
+fn layout_text(text: &str) -> Result<String, String> {
+    match text.strip_prefix("--") {
+        Some(_) => Err("not an option of this command (layout text does not start with --)".into()),
+        None => Ok(text.to_string()),
+    }
+}
+
 fn limit(name: &'static str, help: &'static str, default: u64) -> Arg {
     Arg::new(name)
         .long(name)
@@ -51,7 +61,8 @@ fn command() -> Command {
                     Arg::new("LAYOUT")
                         .help("Layout text SHAPE:STRIDE, e.g. (2,3):(3,1)")
                         .required(true)
-                        .allow_hyphen_values(true),
+                        .allow_hyphen_values(true)
+                        .value_parser(layout_text),
                 )
                 .arg(
                     Arg::new("svg")
@@ -98,7 +109,8 @@ fn command() -> Command {
                     Arg::new("LAYOUT")
                         .help("Layout text SHAPE:STRIDE")
                         .required_unless_present("chain")
-                        .allow_hyphen_values(true),
+                        .allow_hyphen_values(true)
+                        .value_parser(layout_text),
                 ),
         )
         .subcommand(
