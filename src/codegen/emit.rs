@@ -75,7 +75,7 @@ pub(crate) fn emit(
 /// conjunctions agree; and wherever they all hold, the rewritten index equals
 /// the original. `None` for the constraints when one can never hold.
 fn simplify(b: &mut Builder, index: &Lin, conds: &[Cond]) -> Result<(Lin, Option<Vec<Cond>>)> {
-    b.facts.clear();
+    b.clear_facts();
     b.forget();
     let mut facts = Vec::with_capacity(conds.len());
     for (k, (l, lo, hi)) in conds.iter().enumerate() {
@@ -96,10 +96,10 @@ fn simplify(b: &mut Builder, index: &Lin, conds: &[Cond]) -> Result<(Lin, Option
     for (k, f) in facts {
         let (l, lo, hi) = &conds[k];
         out.push((b.resimplify(l)?, *lo, *hi));
-        b.facts.push(f);
+        b.push_fact(f);
     }
     let index = b.resimplify(index);
-    b.facts.clear();
+    b.clear_facts();
     Ok((index?, Some(out)))
 }
 
