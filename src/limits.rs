@@ -12,6 +12,25 @@
 //! The defaults are named constants ([`DEFAULT_MAX_RANK`], ...); every field is
 //! public, so a caller with other needs sets its own.
 //!
+//! What drives the cost of each request of the batch protocol, and what
+//! bounds it (`L` the line length, `n` the leaves or rank, at most
+//! `max_rank`; `v` the views of a stack, at most `max_ops + 1`):
+//!
+//! | request | cost | bound |
+//! |---|---|---|
+//! | parsing any line | O(L); nesting checked as it is read | `max_line_bytes`, [`MAX_DEPTH`], serde_json's recursion limit |
+//! | `eval` | O(n + offsets), streamed | `max_reply_elements` |
+//! | `coalesce`, `flatten`, `complement`, `right_inverse` | O(n log n) | `max_rank` |
+//! | `compose`, divides, products | closed forms polynomial in n; the value stage | `COMPOSE_FALLBACK_BUDGET` evaluations |
+//! | `left_inverse` | closed forms; the exact search | `LEFT_INVERSE_SEARCH_BUDGET` evaluations |
+//! | `merge` | closed forms polynomial in the rank; the last-resort walk | `merge::MAX_WALKED_POINTS` points |
+//! | `chain` | each op polynomial in n and v; a stack's merge walks at most 2^16 points | `max_ops`, `max_rank` |
+//! | `chain` offsets | one evaluation per offset and view | offsets · v ≤ `max_reply_elements` |
+//! | `expr` | polynomial in n; nesting one level per view | `codegen::MAX_STACK_VIEWS` |
+//!
+//! A budget that runs out answers [`Error::BudgetExceeded`] ("undecided"),
+//! never a guess.
+//!
 //! ```
 //! use hlayout::{Error, Limits};
 //! let limits = Limits { max_rank: 4, ..Limits::default() };
