@@ -19,6 +19,9 @@ impl View {
     /// coefficient and so make leaves mergeable (each round drops a leaf).
     pub(crate) fn tidy(&mut self) -> Result<()> {
         loop {
+            // Leaves were coalesced under these constraints; if normalising
+            // drops one, leaves it kept apart may merge now.
+            let had_constraints = self.cons() > 0;
             if self.dim_ranges().any(|r| self.compressible(r)) {
                 *self = self.coalesce_dims();
             }
@@ -31,7 +34,7 @@ impl View {
             self.normalize()?;
             // Unwindowing edits leaves and canonicalising edits coefficients:
             // only they can make leaves mergeable anew.
-            let settled = self.cons() == 0 && !had_windows;
+            let settled = !had_constraints && !had_windows;
             if settled || !self.dim_ranges().any(|r| self.compressible(r)) {
                 return Ok(());
             }
