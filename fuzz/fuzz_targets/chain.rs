@@ -68,6 +68,15 @@ fn pairs(b: &mut Bytes, shape: &[i64], shrink: bool) -> Vec<(i64, i64)> {
         .collect()
 }
 
+/// With FUZZ_TRACE set, each op is printed before it runs, with the stack
+/// it applies to (to turn a crash into a test).
+fn trace(t: &ViewStack, op: impl FnOnce() -> String) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("FUZZ_TRACE").is_some()) {
+        eprintln!("{t:?} shape {:?}\n  .{}", t.shape(), op());
+    }
+}
+
 /// The number of elements (0 when an extent is 0, whatever the others), or
 /// `None` when it leaves i64.
 fn numel(shape: &[i64]) -> Option<i64> {
@@ -99,6 +108,7 @@ fuzz_target!(|data: &[u8]| {
     let mut b = Bytes(data);
     let rank = 1 + b.below(4) as usize;
     let shape = extents(&mut b, rank);
+    trace(&ViewStack::new(&[1]).unwrap(), || format!("new {shape:?}"));
     let Ok(mut t) = ViewStack::new(&shape) else {
         let overflows = shape.iter().try_fold(1i64, |a, &x| a.checked_mul(x)).is_none();
         assert!(shape.iter().any(|&s| s < 0) || overflows, "{shape:?} refused");
@@ -113,6 +123,7 @@ fuzz_target!(|data: &[u8]| {
             0 => {
                 let s = reshape_arg(&mut b, size);
                 let ok = s.iter().all(|&x| x >= 0) && numel(&s) == Some(size);
+                trace(&t, || format!("reshape {s:?}"));
                 (t.reshape(&s), ok.then(|| reference.as_ref().filter(|_| small(&s)).map(|a| a.reshape(&s))))
             }
             1 => {
@@ -124,6 +135,7 @@ fuzz_target!(|data: &[u8]| {
                     p.push(b.below(4) as usize);
                 }
                 let ok = p.len() == cur.len();
+                trace(&t, || format!("permute {p:?}"));
                 (t.permute(&p), ok.then(|| reference.as_ref().map(|a| a.permute(&p))))
             }
             2 => {
@@ -131,6 +143,7 @@ fuzz_target!(|data: &[u8]| {
                 let ok = s.iter().zip(&cur).all(|(&n, &x)| n == x || (x == 1 && n >= 0))
                     && numel(&s).is_some();
                 let r = ok.then(|| reference.as_ref().filter(|_| small(&s)).map(|a| a.expand(&s)));
+                trace(&t, || format!("expand {s:?}"));
                 (t.expand(&s), r)
             }
             3 => {
@@ -139,15 +152,18 @@ fuzz_target!(|data: &[u8]| {
                 let ok = p.iter().all(|&(x, y)| x >= 0 && y >= 0)
                     && grown.as_ref().and_then(|g| numel(g)).is_some();
                 let fits = grown.is_some_and(|g| small(&g));
+                trace(&t, || format!("pad {p:?}"));
                 (t.pad(&p), ok.then(|| reference.as_ref().filter(|_| fits).map(|a| a.pad(&p))))
             }
             4 => {
                 let p = pairs(&mut b, &cur, true);
                 let ok = p.iter().zip(&cur).all(|(&(x, y), &n)| 0 <= x && x <= y && y <= n);
+                trace(&t, || format!("shrink {p:?}"));
                 (t.shrink(&p), ok.then(|| reference.as_ref().map(|a| a.shrink(&p))))
             }
             5 => {
                 let f: Vec<bool> = cur.iter().map(|_| b.below(2) == 1).collect();
+                trace(&t, || format!("flip {f:?}"));
                 (t.flip(&f), Some(reference.as_ref().map(|a| a.flip(&f))))
             }
             _ => {
@@ -155,6 +171,7 @@ fuzz_target!(|data: &[u8]| {
                 let ok = !s.contains(&0);
                 // The reference adds |step| to an extent: no oracle for huge steps.
                 let r = reference.as_ref().filter(|_| s.iter().all(|k| k.unsigned_abs() < 1 << 32));
+                trace(&t, || format!("stride {s:?}"));
                 (t.stride(&s), ok.then(|| r.map(|a| a.stride(&s))))
             }
         };

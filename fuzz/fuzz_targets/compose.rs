@@ -96,19 +96,16 @@ fn inverses(l: &Layout) {
         return;
     }
     let lv = values(l);
-    match left {
-        Ok(r) => {
-            for (i, &x) in lv.iter().enumerate() {
-                let want = oracle::kernel_free(l, i as i64);
-                assert_eq!(r.eval(x).ok(), Some(want), "left_inverse({l}) = {r} at {i}");
-            }
+    if let Ok(r) = &left {
+        for (i, &x) in lv.iter().enumerate() {
+            let want = oracle::kernel_free(l, i as i64);
+            assert_eq!(r.eval(x).ok(), Some(want), "left_inverse({l}) = {r} at {i}");
         }
-        Err(_) => {}
     }
     let free: Vec<i64> =
         (0..l.size()).filter(|&i| oracle::kernel_free(l, i) == i).map(|i| lv[i as usize]).collect();
     if !oracle::injective(&free) {
-        assert!(l.left_inverse().is_err(), "{l} is not injective off its kernel");
+        assert!(left.is_err(), "{l} is not injective off its kernel");
     }
 }
 
