@@ -167,10 +167,16 @@ impl View {
             }
         }
         // A flip maps the leaf box onto itself: extents, mergeable pairs and
-        // window alignment are unchanged, so only the constraints' signs and
-        // order need fixing (not a full tidy).
-        out.resign_constraints();
-        out.check_span()?;
+        // window alignment are unchanged, so only the constraints need their
+        // canonical form again (not a full tidy). One row needs only its sign;
+        // several are not invariant under a reflection (the rows reduce each
+        // other), so they are canonicalised anew.
+        if out.cons() >= 2 {
+            out.normalize()?;
+        } else {
+            out.resign_constraints();
+            out.check_span()?;
+        }
         Ok(true)
     }
 
