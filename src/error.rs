@@ -147,7 +147,8 @@ pub enum Error {
         /// The budget.
         budget: i64,
     },
-    /// A request is larger than a [`Limits`](crate::Limits) allows.
+    /// A request is larger than a [`Limits`](crate::Limits) (or a fixed bound
+    /// of the library, such as [`codegen::MAX_STACK_VIEWS`](crate::codegen::MAX_STACK_VIEWS)) allows.
     LimitExceeded {
         /// The limit's name, e.g. `"max_rank"` (a field of [`Limits`](crate::Limits)).
         limit: &'static str,

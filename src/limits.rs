@@ -12,6 +12,25 @@
 //! The defaults are named constants ([`DEFAULT_MAX_RANK`], ...); every field is
 //! public, so a caller with other needs sets its own.
 //!
+//! What drives the cost of each request of the batch protocol, and what
+//! bounds it (`L` the line length, `n` the leaves or rank, at most
+//! `max_rank`; `v` the views of a stack, at most `max_ops + 1`):
+//!
+//! | request | cost | bound |
+//! |---|---|---|
+//! | parsing any line | O(L); nesting checked as it is read | `max_line_bytes`, [`MAX_DEPTH`], serde_json's recursion limit |
+//! | `eval` | O(n + offsets), streamed | `max_reply_elements` |
+//! | `coalesce`, `flatten`, `complement`, `right_inverse` | O(n log n) | `max_rank` |
+//! | `compose`, divides, products | closed forms polynomial in n; the value stage | `COMPOSE_FALLBACK_BUDGET` evaluations |
+//! | `left_inverse` | closed forms; the exact search | `LEFT_INVERSE_SEARCH_BUDGET` evaluations |
+//! | `merge` | closed forms polynomial in the rank; the last-resort walk | `merge::MAX_WALKED_POINTS` points |
+//! | `chain` | each op polynomial in n and v; a stack's merge walks at most 2^16 points | `max_ops`, `max_rank` |
+//! | `chain` offsets | one evaluation per offset and view | offsets · v ≤ `max_reply_elements` |
+//! | `expr` | polynomial in n; nesting one level per view | `codegen::MAX_STACK_VIEWS` |
+//!
+//! A budget that runs out answers [`Error::BudgetExceeded`] ("undecided"),
+//! never a guess.
+//!
 //! ```
 //! use hlayout::{Error, Limits};
 //! let limits = Limits { max_rank: 4, ..Limits::default() };
@@ -36,6 +55,10 @@ pub const DEFAULT_MAX_REPLY_ELEMENTS: u64 = 1 << 24;
 /// Default [`Limits::max_line_bytes`]: 1 MiB of request text.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
 
+/// Default [`Limits::max_ops`]: 64 movement ops per chain (tinygrad's chains
+/// in the reference data have at most 13).
+pub const DEFAULT_MAX_OPS: usize = 64;
+
 /// Bounds on one request, checked before any work starts.
 ///
 /// ```
@@ -53,15 +76,24 @@ pub struct Limits {
     /// Deepest nesting of a layout or tuple (at most [`MAX_DEPTH`], which the
     /// parser enforces whatever this says).
     pub max_depth: usize,
-    /// Most elements listed in one reply (offsets of `eval` or a chain).
+    /// Most elements listed in one reply (offsets of `eval` or a chain), and
+    /// the most view evaluations a reply may cost: a stack of `v` views lists
+    /// at most `max_reply_elements / v` offsets, since each costs one
+    /// evaluation per view.
     pub max_reply_elements: u64,
     /// Longest request line, in bytes (a longer one is skipped unread and refused).
     pub max_line_bytes: usize,
+    /// Most movement ops in one chain. Bounds the views of a stack (at most
+    /// one more than its ops), and with them the cost of every op (linear or
+    /// polynomial in the views below it) and the nesting of a kernel
+    /// expression (one level per view).
+    pub max_ops: usize,
 }
 
 impl Limits {
     /// The defaults: [`DEFAULT_MAX_RANK`], [`DEFAULT_MAX_DEPTH`],
-    /// [`DEFAULT_MAX_REPLY_ELEMENTS`], [`DEFAULT_MAX_LINE_BYTES`].
+    /// [`DEFAULT_MAX_REPLY_ELEMENTS`], [`DEFAULT_MAX_LINE_BYTES`],
+    /// [`DEFAULT_MAX_OPS`].
     ///
     /// ```
     /// assert_eq!(hlayout::Limits::DEFAULT, hlayout::Limits::default());
@@ -71,6 +103,7 @@ impl Limits {
         max_depth: DEFAULT_MAX_DEPTH,
         max_reply_elements: DEFAULT_MAX_REPLY_ELEMENTS,
         max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+        max_ops: DEFAULT_MAX_OPS,
     };
 
     /// `Ok` when `rank <= max_rank`. O(1).
@@ -120,6 +153,35 @@ impl Limits {
     /// ```
     pub fn check_line(&self, bytes: usize) -> Result<()> {
         check("max_line_bytes", bytes as u64, self.max_line_bytes as u64)
+    }
+
+    /// `Ok` when a chain of `ops` movement ops is allowed. O(1).
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] naming `max_ops`.
+    ///
+    /// ```
+    /// assert!(hlayout::Limits::default().check_ops(65).is_err());
+    /// ```
+    pub fn check_ops(&self, ops: usize) -> Result<()> {
+        check("max_ops", ops as u64, self.max_ops as u64)
+    }
+
+    /// `Ok` when listing `count` offsets of a stack of `views` views, one
+    /// evaluation per view and offset, is allowed: `count · views <=
+    /// max_reply_elements` (a single view is [`Limits::check_elements`]). O(1).
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] naming `max_reply_elements`, with the
+    /// evaluations the reply would cost.
+    ///
+    /// ```
+    /// let l = hlayout::Limits::default();
+    /// assert!(l.check_evaluations(1 << 23, 2).is_ok());
+    /// assert!(l.check_evaluations(1 << 23, 3).is_err());
+    /// ```
+    pub fn check_evaluations(&self, count: u64, views: u64) -> Result<()> {
+        self.check_elements(count.saturating_mul(views.max(1)))
     }
 
     /// Checks a layout's leaves against `max_rank` and its nesting against

@@ -1243,3 +1243,21 @@ fn right_inverse_past_cutes_chain() {
     assert_eq!(r.size(), 6, "{r}");
     assert!((0..6).all(|i| l.eval(r.eval(i).expect("in domain")).expect("defined") == i));
 }
+
+#[test]
+fn left_inverse_when_the_complement_pair_leaves_i64() {
+    // Invariant: left_inverse never panics and stays exact when the closed
+    // form right_inverse((complement(L), L)) would span more than i64: it
+    // falls through to the other constructions. Witness, found by fuzz target
+    // compose (fuzz/regressions/compose/left-inverse-pair-overflow): 7 leaves
+    // of stride ~2^59.7 and a kernel leaf (a debug multiply-overflow panic).
+    let l: Layout = "((7,2)):((940422246894996749,0))".parse().unwrap();
+    let r = l.left_inverse().unwrap();
+    for i in 0..l.size() {
+        assert_eq!(
+            r.eval(l.eval(i).unwrap()).unwrap(),
+            kernel_free(&l, i),
+            "{r} at {i}"
+        );
+    }
+}

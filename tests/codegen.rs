@@ -572,3 +572,86 @@ proptest! {
         }
     }
 }
+
+/// A stack of about `views` views: the transpose of 10 x 10 flattened and
+/// cut as 4 x 25, again and again (each cut needs a view of its own).
+fn deep_stack(views: usize) -> ViewStack {
+    let mut t = ViewStack::new(&[10, 10]).unwrap();
+    while t.views().len() < views {
+        t = t
+            .permute(&[1, 0])
+            .unwrap()
+            .reshape(&[100])
+            .unwrap()
+            .reshape(&[4, 25])
+            .unwrap();
+    }
+    t
+}
+
+#[test]
+fn deep_stacks_are_refused_not_a_stack_overflow() {
+    // Invariant: the simplifier recurses once per view, so codegen refuses a
+    // stack of more than MAX_STACK_VIEWS views with a typed error, and lowers
+    // one of MAX_STACK_VIEWS views within a test thread's 2 MiB stack (1,000
+    // views overflowed it). Witness: repeated transpose cuts.
+    let deep = deep_stack(codegen::MAX_STACK_VIEWS + 1);
+    let err = codegen::stack(&deep, Input::Coords).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            hlayout::Error::LimitExceeded {
+                limit: "codegen::MAX_STACK_VIEWS",
+                max: 128,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let at = deep_stack(codegen::MAX_STACK_VIEWS);
+    assert_eq!(at.views().len(), codegen::MAX_STACK_VIEWS);
+    for input in [Input::Coords, Input::Linear] {
+        // Lowered, or refused as Overflow (the nested ranges grow), never a crash.
+        match codegen::stack(&at, input) {
+            Ok(k) => assert_eq!(
+                k.eval(&vec![0; k.vars().len()]).unwrap().0,
+                at.eval(&[0, 0]).unwrap().unwrap()
+            ),
+            Err(e) => assert!(matches!(e, hlayout::Error::Overflow { .. }), "{e}"),
+        }
+    }
+}
+
+#[test]
+fn ranges_under_many_facts_are_computed_once_per_form() {
+    // Invariant: valid_range memoises each form under the current facts, so
+    // lowering costs polynomial time in the nesting; without the memo the
+    // recursion revisits shared sub-forms exponentially often (this 11-op
+    // chain of rank 47, found by a cost probe of hlayout batch, ran for more
+    // than 20 s in release). The kernel is checked at sampled coordinates.
+    let request: Value = serde_json::from_str(CHAIN).unwrap();
+    let s = replay(&request);
+    let k = codegen::stack(&s, Input::Coords).unwrap();
+    let shape = s.shape();
+    let size: i64 = shape.iter().product();
+    for n in 0..256i64 {
+        let i = n
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15_u64 as i64)
+            .rem_euclid(size);
+        let mut crd = vec![0; shape.len()];
+        let mut rest = i;
+        for (c, &e) in crd.iter_mut().zip(&shape).rev() {
+            *c = rest % e;
+            rest /= e;
+        }
+        let (index, valid) = k.eval(&crd).unwrap();
+        let want = s.eval(&crd).unwrap();
+        assert_eq!(valid, want.is_some(), "{crd:?}");
+        if let Some(w) = want {
+            assert_eq!(index, w, "{crd:?}");
+        }
+    }
+}
+
+/// The chain of [`ranges_under_many_facts_are_computed_once_per_form`].
+const CHAIN: &str = r#"{"shape":[4,1,2,3,1,1,1,2,2,3,2,1,4,1,1,1,1,1,3,2,2,3,2,3,1,1,2,3,1,1,1,2,3,3,1,1,3,4,2,3,1,3,1,1,1,4,1],"ops":[["permute",[23,17,18,28,16,27,26,32,33,15,29,44,43,3,19,21,22,37,30,24,36,14,1,31,40,0,25,38,10,13,4,41,8,12,39,2,34,6,45,42,7,20,46,5,9,35,11]],["pad",[[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,2],[0,0],[0,0],[2,1],[0,0],[0,0],[0,0],[0,0],[0,0],[2,1],[0,0],[2,0],[0,0],[0,0],[1,0],[0,0],[0,0],[0,0],[0,0],[1,0],[2,2],[0,0],[0,0],[0,0],[2,1],[0,0],[0,0],[0,0],[0,2],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0]]],["reshape",[100,180,2,3,4,2,3,3,4,2,6,18,12,4,2,96]],["pad",[[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,2],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[1,2],[0,0],[0,0]]],["shrink",[[15,100],[70,180],[1,2],[0,3],[1,4],[1,2],[2,5],[0,3],[0,4],[1,2],[1,6],[2,18],[6,12],[1,7],[1,2],[13,96]]],["pad",[[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,2],[0,0],[0,0],[0,0],[0,0]]],["reshape",[2,25,3,9,60,2,3,6,2,15521,9]],["shrink",[[1,2],[7,25],[1,3],[0,9],[16,60],[0,2],[0,3],[2,6],[1,2],[4419,15521],[0,9]]],["reshape",[3,8723,3,6,4,28,2,3,2,2,9,3]],["shrink",[[1,3],[12,8723],[0,3],[1,6],[1,4],[11,28],[0,2],[0,3],[1,2],[1,2],[4,9],[0,3]]],["reshape",[3,15,3,148087,2,3,10]]]}"#;

@@ -274,3 +274,101 @@ fn ops_that_grow_past_i64_elements_are_overflow_errors() {
     let wide = t(&[1, 1 << 40]).expand(&[1 << 30, 1 << 40]);
     assert!(matches!(wide, Err(Error::Overflow { .. })), "{wide:?}");
 }
+
+#[test]
+fn a_stack_tries_merges_within_the_evaluated_budget() {
+    // Invariant: after each op a stack tries to merge its top pair; a plain
+    // pair is decided with merge walks of at most MAX_EVALUATED_MERGE (2^16)
+    // points, not merge's 2^24, so each op costs a bounded, small amount and
+    // "undecided" keeps both views. Witness: 21 ops of rank <= 58 whose pads
+    // and shrinks each triggered a 2^24-point walk (2.0 s in release, 63 such
+    // ops 10.5 s; found by a cost probe of hlayout batch). The answer stays
+    // exact: the stream equals evaluation at its first 4096 coordinates.
+    let request: serde_json::Value = serde_json::from_str(PAD_SHRINK_CHAIN).unwrap();
+    let s = crate::stream_props::replay(&request);
+    assert_eq!(s.views().len(), 4);
+    let shape = s.shape();
+    for (i, got) in s.offsets().take(4096).enumerate() {
+        let mut crd = vec![0; shape.len()];
+        let mut rest = i as i64;
+        for (c, &e) in crd.iter_mut().zip(&shape).rev() {
+            *c = rest % e;
+            rest /= e;
+        }
+        assert_eq!(got, s.eval(&crd).unwrap(), "{crd:?}");
+    }
+}
+
+/// The chain of [`a_stack_tries_merges_within_the_evaluated_budget`].
+const PAD_SHRINK_CHAIN: &str = r#"{"shape":[2,4,3,1,1,2,3,1,3,1,3,4,1,4,1,3,4,1,1,3,1,1,2,4,1,1,3,2,2,2,1,4,1,2,2,3,1,3,4,2,2,1,2,1,1,4,2,4,1,1,1,2,1,1,2,3,1,3],"ops":[["reshape",[8,2,4,2,6,6,2,6,2,6,2,3,2,2,2,2,2,2,4,48,3,2,108,3,2,4]],["shrink",[[3,8],[1,2],[0,4],[1,2],[2,6],[2,6],[1,2],[3,6],[1,2],[2,6],[1,2],[0,3],[1,2],[0,2],[0,2],[1,2],[0,2],[1,2],[2,4],[23,48],[1,3],[0,2],[36,108],[1,3],[1,2],[2,4]]],["pad",[[0,0],[0,0],[0,0],[0,0],[0,1],[0,0],[2,2],[1,2],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[1,2],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0]]],["shrink",[[2,5],[0,1],[0,4],[0,1],[2,5],[1,4],[1,5],[0,6],[0,1],[0,4],[0,1],[1,3],[0,1],[0,2],[0,2],[0,1],[1,2],[0,1],[1,5],[6,25],[0,2],[1,2],[9,72],[0,2],[0,1],[1,2]]],["reshape",[4,3,14,2,2,6,2,27,6,4,8,19,2]],["reshape",[21,6,114,2,6,4,4,2,4,2,2,3,3,2]],["shrink",[[8,21],[3,6],[27,114],[0,2],[3,6],[0,4],[2,4],[0,2],[0,4],[1,2],[0,2],[1,3],[0,3],[0,2]]],["shrink",[[3,13],[1,3],[38,87],[0,2],[1,3],[2,4],[1,2],[1,2],[0,4],[0,1],[1,2],[1,2],[1,3],[0,2]]],["pad",[[0,0],[0,2],[0,0],[0,0],[0,2],[0,0],[0,0],[0,1],[0,0],[0,0],[0,0],[0,0],[1,1],[0,0]]],["reshape",[64,7,7,2,8,2,20]],["pad",[[0,0],[0,0],[0,0],[0,0],[0,1],[0,0],[0,2]]],["permute",[5,2,3,0,4,1,6]],["reshape",[14,24,11,2,12,14,2]],["pad",[[0,0],[0,0],[0,0],[2,0],[0,0],[0,0],[0,0]]],["shrink",[[0,14],[0,24],[0,11],[2,4],[0,12],[0,14],[0,2]]],["pad",[[0,0],[0,0],[0,0],[2,0],[0,0],[0,0],[0,0]]],["shrink",[[0,14],[0,24],[0,11],[2,4],[0,12],[0,14],[0,2]]],["pad",[[0,0],[0,0],[0,0],[2,0],[0,0],[0,0],[0,0]]],["shrink",[[0,14],[0,24],[0,11],[2,4],[0,12],[0,14],[0,2]]],["pad",[[0,0],[0,0],[0,0],[2,0],[0,0],[0,0],[0,0]]],["shrink",[[0,14],[0,24],[0,11],[2,4],[0,12],[0,14],[0,2]]]]}"#;
+
+#[test]
+fn a_shrink_that_drops_a_constraint_merges_the_leaves_it_kept_apart() {
+    // Invariant: every op leaves its view canonical (tidy is a fixed point;
+    // debug builds assert it). Witness, found by fuzz target chain
+    // (fuzz/regressions/chain/shrink-drops-constraint): after the reshape the
+    // leaves (3,2):(2,1) are kept apart by the pad's bound 0 <= x0 < 2; the
+    // shrink to 4 makes the bound always true, and its leaves (2,2):(2,1) must
+    // then merge to 4:1.
+    let s = t(&[1, 4])
+        .pad(&[(0, 0), (0, 2)])
+        .unwrap()
+        .reshape(&[1, 1, 6])
+        .unwrap()
+        .reshape(&[3, 1, 2])
+        .unwrap()
+        .reshape(&[6])
+        .unwrap();
+    assert_eq!(s.to_string(), "((3,2)):((2,1)) if 0<=x0<2");
+    let s = s.shrink(&[(0, 4)]).unwrap();
+    assert_eq!(s.to_string(), "4:1");
+    assert_eq!(
+        s.offsets().collect::<Vec<_>>(),
+        [Some(0), Some(1), Some(2), Some(3)]
+    );
+}
+
+#[test]
+fn a_flip_leaves_the_constraints_in_canonical_form() {
+    // Invariant: every op leaves its view canonical (debug builds assert that
+    // tidy is a fixed point); a flip re-canonicalises its constraints, whose
+    // canonical rows are not invariant under a reflection (fixing signs and
+    // order was not enough). Witness, found by fuzz target chain
+    // (fuzz/regressions/chain/flip-recanonicalises); offsets checked against
+    // the naive reference.
+    use crate::common::ndarray::NdArray;
+    let mut s = t(&[1, 3]);
+    let mut a = NdArray::arange(&[1, 3]);
+    let pad = |s: ViewStack, a: NdArray, p: &[(i64, i64)]| (s.pad(p).unwrap(), a.pad(p));
+    (s, a) = pad(s, a, &[(0, 2), (1, 1)]);
+    (s, a) = (s.reshape(&[15]).unwrap(), a.reshape(&[15]));
+    (s, a) = pad(s, a, &[(1, 1)]);
+    (s, a) = pad(s, a, &[(0, 2)]);
+    (s, a) = (
+        s.reshape(&[19, 1, 1, 1]).unwrap(),
+        a.reshape(&[19, 1, 1, 1]),
+    );
+    (s, a) = pad(s, a, &[(2, 1), (2, 2), (0, 1), (0, 1)]);
+    (s, a) = (
+        s.reshape(&[5, 2, 2, 22]).unwrap(),
+        a.reshape(&[5, 2, 2, 22]),
+    );
+    (s, a) = (
+        s.stride(&[-1, -1, -1, 2]).unwrap(),
+        a.stride(&[-1, -1, -1, 2]),
+    );
+    (s, a) = (s.reshape(&[20, 11]).unwrap(), a.reshape(&[20, 11]));
+    (s, a) = pad(s, a, &[(2, 2), (1, 0)]);
+    (s, a) = (
+        s.reshape(&[3, 4, 2, 12]).unwrap(),
+        a.reshape(&[3, 4, 2, 12]),
+    );
+    (s, a) = (
+        s.stride(&[-3, -3, -1, -1]).unwrap(),
+        a.stride(&[-3, -3, -1, -1]),
+    );
+    let flags = [false, true, false, false];
+    (s, a) = (s.flip(&flags).unwrap(), a.flip(&flags));
+    let got: Vec<i64> = s.offsets().map(|o| o.unwrap_or(-1)).collect();
+    assert_eq!((s.shape(), got), (a.shape.clone(), a.data));
+}

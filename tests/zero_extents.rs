@@ -164,3 +164,59 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn huge_extents_beside_a_zero_have_size_zero() {
+    // Invariant: a shape holding 0 has 0 elements whatever its other extents
+    // (tinygrad's shapes are unbounded integers); no product of its extents may
+    // overflow on the way, and an op that gives it elements again refuses with
+    // Overflow when their count leaves i64. Witness: 2^40 x 2^40 x 0 (fuzz
+    // target chain, regression fuzz/regressions/chain-zero-huge-extents).
+    let big = 1i64 << 40;
+    for shape in [[big, big, 0], [0, big, big], [big, 0, big]] {
+        let s = ViewStack::new(&shape).unwrap();
+        assert_eq!((s.size(), s.views()[0].size()), (0, 0), "{shape:?}");
+        assert_eq!(s.offsets().count(), 0);
+        assert_eq!(s.fill_offsets(&mut [0; 4], -1), 0);
+        assert!(hlayout::codegen::stack(&s, hlayout::codegen::Input::Coords).is_ok());
+        let k = hlayout::codegen::stack(&s, hlayout::codegen::Input::Linear);
+        assert!(k.is_ok(), "{k:?}");
+        let small = ViewStack::new(&[3, 0]).unwrap(); // no div or mod by the 0 extent
+        let k = hlayout::codegen::stack(&small, hlayout::codegen::Input::Linear).unwrap();
+        assert_eq!(k.c(), ("0".into(), "1".into()));
+        // The zero view's layout prints (the algebra is not defined on it).
+        let l = s.views()[0].layout();
+        assert_eq!((l.size(), l.to_string()), (0, canonical(&shape)));
+        assert!(s.views()[0].flatten().is_ok());
+        assert!(s.eval(&[0, 0, 0]).is_err());
+        let r = s.clone().reshape(&[0, big, big]).unwrap();
+        assert_eq!(r.to_string(), canonical(&[0, big, big]));
+        let wide = [i64::MAX, 3, 0]; // extents whose product, zero aside, leaves i64
+        let r = ViewStack::new(&[0]).unwrap().reshape(&wide).unwrap();
+        assert_eq!(r.to_string(), canonical(&wide));
+        let e = ViewStack::new(&[1, 1, 0])
+            .unwrap()
+            .expand(&[big, big, 0])
+            .unwrap();
+        assert_eq!(e.to_string(), canonical(&[big, big, 0]));
+        let p = ViewStack::new(&[1, 1, 0]).unwrap();
+        let p = p.pad(&[(big, 0), (0, big), (0, 0)]).unwrap();
+        assert_eq!(p.to_string(), canonical(&[big + 1, big + 1, 0]));
+        let f = s
+            .clone()
+            .flip(&[true, false, true])
+            .unwrap()
+            .permute(&[2, 0, 1])
+            .unwrap();
+        assert_eq!(f.size(), 0);
+        let cut: Vec<(i64, i64)> = shape.iter().map(|&e| (e.min(1), e)).collect();
+        let x = s.clone().shrink(&cut).unwrap();
+        assert_eq!(x.size(), 0);
+        // Filling every extent: 2^80 elements of padding do not fit i64.
+        let fill: Vec<(i64, i64)> = shape.iter().map(|&e| (0, i64::from(e == 0))).collect();
+        assert!(
+            matches!(s.pad(&fill), Err(Error::Overflow { .. })),
+            "{shape:?}"
+        );
+    }
+}

@@ -132,7 +132,7 @@ pub fn respond(line: &str) -> String {
 pub fn respond_to(line: &[u8], limits: &Limits, out: &mut impl Write) -> io::Result<()> {
     let reply = match std::str::from_utf8(line) {
         Err(e) => Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
-        Ok(text) => match serde_json::from_str::<Value>(text) {
+        Ok(text) => match fields::parse_json(text) {
             Ok(Value::Object(req)) => handle(&req, limits),
             Ok(_) => Err("request is not a JSON object".into()),
             Err(e) => Err(format!("invalid JSON: {e}")),
@@ -278,7 +278,9 @@ fn flatten(l: &Layout) -> Reply {
     })
 }
 
-/// The stack a chain request's `shape` and `ops` describe. O(ops · rank).
+/// The stack a chain request's `shape` and `ops` describe, at most
+/// `max_ops` ops of rank at most `max_rank`: O(ops² · rank²) at worst (an op
+/// may look at the views below it), bounded by the limits.
 ///
 /// # Errors
 /// A wrong field or a movement op that fails, named.
@@ -288,6 +290,9 @@ pub(crate) fn chain_stack(f: &Fields, limits: &Limits) -> Result<ViewStack, Stri
     let ops = ops
         .as_array()
         .ok_or_else(|| fields::wrong("ops", "an array of movement ops", ops))?;
+    limits
+        .check_ops(ops.len())
+        .map_err(|e| format!("ops: {e}"))?;
     let mut t = ViewStack::new(&shape).map_err(|e| format!("shape: {e}"))?;
     for (k, op) in ops.iter().enumerate() {
         t = movement(t, op, limits).map_err(|e| format!("ops[{k}]: {e}"))?;
@@ -304,9 +309,14 @@ fn chain(f: &Fields, limits: &Limits) -> Result<Reply, String> {
     let t = chain_stack(f, limits)?;
     let extra = crate::expr::chain_expr(f, &t)?;
     if listed {
+        let size = u64::try_from(t.size()).unwrap_or(u64::MAX);
+        let views = t.views().len() as u64;
         limits
-            .check_elements(u64::try_from(t.size()).unwrap_or(u64::MAX))
-            .map_err(|e| format!("chain offsets: {e}"))?;
+            .check_evaluations(size, views)
+            .map_err(|e| match views {
+                1 => format!("chain offsets: {e}"),
+                _ => format!("chain offsets ({size} through {views} views): {e}"),
+            })?;
         return Ok(Reply::Chain(t, extra));
     }
     let mut out = Map::new();

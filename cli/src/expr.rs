@@ -157,7 +157,8 @@ pub fn command(args: &[&str]) -> Result<String, String> {
             codegen::layout(&l, input.unwrap_or(Input::Linear)).map_err(|e| e.to_string())?
         }
         (None, Some(json)) => {
-            let req: Value = serde_json::from_str(json).map_err(|e| format!("--chain: {e}"))?;
+            let req: Value =
+                crate::fields::parse_json(json).map_err(|e| format!("--chain: {e}"))?;
             let obj = req.as_object().ok_or("--chain: expected a JSON object")?;
             let f = Fields::new(obj, "chain", &["shape", "ops", "offsets"])?;
             let t = crate::batch::chain_stack(&f, &Limits::default())?;

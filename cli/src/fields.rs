@@ -2,6 +2,8 @@
 //! ("Strictness") requires: an unknown field, a missing one, a field of the
 //! wrong type or a number beyond `i64` is an error that names the field and
 //! the problem; nothing is silently ignored or defaulted past the protocol.
+//! [`parse_json`] reads the request line itself and refuses an object with a
+//! repeated key (a plain JSON reader keeps the last value and drops the others).
 //!
 //! ```
 //! use hlayout_cli::fields::Fields;
@@ -10,6 +12,9 @@
 //! assert_eq!(err, "unknown field 'extra' for op 'eval' (allowed: op, layout)");
 //! ```
 
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use hlayout::{FlatView, Layout, Limits};
@@ -236,4 +241,87 @@ pub fn flat_view(v: &Value, field: &str, limits: &Limits) -> Result<FlatView, St
         Some(m) => Some(pairs(m, &format!("{field}.mask"), limits)?),
     };
     FlatView::new(shape, strides, offset, mask).map_err(|e| format!("{field}: {e}"))
+}
+
+/// Parses one request line as JSON, refusing an object (at any depth) that
+/// repeats a key. Nesting is bounded by serde_json's recursion limit (128).
+/// O(line).
+///
+/// # Errors
+/// serde_json's error: the syntax error, or `duplicate field 'k'`, with its
+/// line and column.
+///
+/// ```
+/// use hlayout_cli::fields::parse_json;
+/// assert!(parse_json(r#"{"op":"eval","layout":"8:1"}"#).is_ok());
+/// let err = parse_json(r#"{"op":"eval","layout":"8:1","layout":"4:1"}"#).unwrap_err();
+/// assert_eq!(err.to_string(), "duplicate field 'layout' at line 1 column 36");
+/// ```
+pub fn parse_json(text: &str) -> serde_json::Result<Value> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = Strict::deserialize(&mut de)?;
+    de.end()?;
+    Ok(v.0)
+}
+
+/// A JSON value whose objects have distinct keys.
+struct Strict(Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+/// Builds a [`Value`] as serde_json does, checking each object's keys.
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::from(i))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
+        Ok(Value::from(u))
+    }
+    fn visit_f64<E>(self, f: f64) -> Result<Value, E> {
+        Ok(Value::from(f)) // JSON has no NaN or infinity: always a number
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::from(s))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(Strict(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(de::Error::custom(format!(
+                    "duplicate field '{}'",
+                    clip(&key)
+                )));
+            }
+            let Strict(v) = map.next_value()?;
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
+    }
 }

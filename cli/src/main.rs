@@ -10,11 +10,32 @@ use std::process::ExitCode;
 
 use clap::{value_parser, Arg, ArgMatches, Command};
 use hlayout::limits::{
-    DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_RANK, DEFAULT_MAX_REPLY_ELEMENTS,
+    DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPS, DEFAULT_MAX_RANK,
+    DEFAULT_MAX_REPLY_ELEMENTS,
 };
 use hlayout::Limits;
 
 const PROTOCOL: &str = "The batch protocol is specified in docs/batch-protocol.md.";
+
+const BATCH_HELP: &str = "The batch protocol is specified in docs/batch-protocol.md.
+
+Every request is checked against the limits below before any work starts, and
+one over a limit gets an error naming it; the stream goes on. Within the
+limits each reply costs time linear in the request line and the reply (the
+searches behind compose, left_inverse and merge have fixed budgets and answer
+'undecided' past them). Raising --max-rank or --max-ops raises what one op
+may cost (polynomially in the rank and the number of views); a line longer
+than --max-line-bytes is skipped without being held in memory.";
+
+/// Layout text as a positional argument: it may start with `-` (a negative
+/// extent is a failed request, exit 1), but `--anything` is an option the
+/// command does not have (bad usage, exit 2).
+fn layout_text(text: &str) -> Result<String, String> {
+    match text.strip_prefix("--") {
+        Some(_) => Err("not an option of this command (layout text does not start with --)".into()),
+        None => Ok(text.to_string()),
+    }
+}
 
 fn limit(name: &'static str, help: &'static str, default: u64) -> Arg {
     Arg::new(name)
@@ -40,7 +61,8 @@ fn command() -> Command {
                     Arg::new("LAYOUT")
                         .help("Layout text SHAPE:STRIDE, e.g. (2,3):(3,1)")
                         .required(true)
-                        .allow_hyphen_values(true),
+                        .allow_hyphen_values(true)
+                        .value_parser(layout_text),
                 )
                 .arg(
                     Arg::new("svg")
@@ -88,17 +110,19 @@ fn command() -> Command {
                     Arg::new("LAYOUT")
                         .help("Layout text SHAPE:STRIDE, or composed text Sw<B,M,S> o O o L")
                         .required_unless_present("chain")
-                        .allow_hyphen_values(true),
+                        .allow_hyphen_values(true)
+                        .value_parser(layout_text),
                 ),
         )
         .subcommand(
             Command::new("batch")
                 .about("Answer JSON Lines requests on stdin, one reply line each (docs/batch-protocol.md)")
-                .after_help(PROTOCOL)
+                .after_help(BATCH_HELP)
                 .arg(limit("max-rank", "Most dimensions of a shape or op argument, and leaves of a layout", DEFAULT_MAX_RANK as u64))
                 .arg(limit("max-depth", "Deepest nesting of layout text", DEFAULT_MAX_DEPTH as u64))
-                .arg(limit("max-reply-elements", "Most offsets listed in one reply", DEFAULT_MAX_REPLY_ELEMENTS))
-                .arg(limit("max-line-bytes", "Longest request line, in bytes", DEFAULT_MAX_LINE_BYTES as u64)),
+                .arg(limit("max-reply-elements", "Most offsets listed in one reply (for a chain of v views, offsets x v)", DEFAULT_MAX_REPLY_ELEMENTS))
+                .arg(limit("max-line-bytes", "Longest request line, in bytes", DEFAULT_MAX_LINE_BYTES as u64))
+                .arg(limit("max-ops", "Most movement ops in one chain", DEFAULT_MAX_OPS as u64)),
         )
 }
 
@@ -110,6 +134,7 @@ fn limits(m: &ArgMatches) -> Limits {
         max_depth: size("max-depth"),
         max_reply_elements: get("max-reply-elements"),
         max_line_bytes: size("max-line-bytes"),
+        max_ops: size("max-ops"),
     }
 }
 

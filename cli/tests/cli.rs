@@ -164,3 +164,154 @@ fn show_draws_svg_and_latex() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn every_subcommand_has_help_on_stdout() {
+    // Invariant: -h/--help and `help` work for the program and every
+    // subcommand (stdout, exit 0, nothing on stderr); -V is --version; the
+    // batch help lists every limit flag.
+    for args in [
+        &["expr", "--help"][..],
+        &["expr", "-h"],
+        &["batch", "-h"],
+        &["help"],
+        &["help", "show"],
+        &["help", "expr"],
+        &["show", "-3:1", "--help"],
+    ] {
+        let out = hlayout().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .contains("Usage: hlayout"),
+            "{args:?}"
+        );
+        assert!(out.stderr.is_empty(), "{args:?}");
+    }
+    let out = hlayout().arg("-V").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("hlayout {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    let text =
+        String::from_utf8(hlayout().args(["batch", "--help"]).output().unwrap().stdout).unwrap();
+    for flag in [
+        "--max-rank",
+        "--max-depth",
+        "--max-reply-elements",
+        "--max-line-bytes",
+        "--max-ops",
+    ] {
+        assert!(text.contains(flag), "{flag}");
+    }
+    assert!(
+        text.contains("linear in the request line and the reply"),
+        "{text}"
+    );
+}
+
+#[test]
+fn malformed_arguments_are_usage_errors_with_exit_two() {
+    // Invariant: every malformed command line exits 2 with an error on stderr
+    // and nothing on stdout, whichever subcommand: unknown options (also where
+    // layout text may start with '-'), bad values, missing or conflicting arguments.
+    for args in [
+        &["expr"][..],
+        &["expr", "--lang", "fortran", "8:1"],
+        &["expr", "--input", "diagonal", "8:1"],
+        &["expr", "8:1", "--chain", "{}"],
+        &["expr", "--chain"],
+        &["expr", "--bogus"],
+        &["show", "--bogus"],
+        &["show", "--version"],
+        &["batch", "--max-ops", "x"],
+        &["batch", "--max-reply-elements", "18446744073709551616"],
+        &["batch", "--version"],
+    ] {
+        let out = hlayout().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn failed_expr_requests_exit_one_with_the_error_on_stderr() {
+    // Invariant: a request that fails (bad layout text, with its byte
+    // position; bad chain JSON; an op that breaks its precondition) exits 1,
+    // its error on stderr, nothing on stdout.
+    for (args, want) in [
+        (
+            &["expr", "(2,3:(1,2)"][..],
+            "parse error at byte 4: expected ',' or ')', found ':'",
+        ),
+        (&["expr", "-3:1"], "extent -3"),
+        (
+            &["expr", "--chain", "{bad"],
+            "--chain: key must be a string at line 1 column 2",
+        ),
+        (
+            &["expr", "--chain", r#"{"shape":[2],"ops":[],"ops":[]}"#],
+            "duplicate field 'ops'",
+        ),
+        (
+            &["expr", "--chain", r#"{"shape":[2],"ops":[["stride",[2]]]}"#],
+            "unknown movement op 'stride'",
+        ),
+        (&["show", "(2,3):(1,2,3)"], "not congruent"),
+    ] {
+        let out = hlayout().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn batch_flags_change_the_limits() {
+    // Invariant: the limit flags reach the protocol: a request over a lowered
+    // limit is refused naming it, and the stream goes on.
+    let mut child = hlayout()
+        .args([
+            "batch",
+            "--max-reply-elements",
+            "4",
+            "--max-ops",
+            "1",
+            "--max-rank",
+            "2",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = concat!(
+        "{\"op\":\"eval\",\"layout\":\"8:1\"}\n",
+        "{\"op\":\"chain\",\"shape\":[2],\"ops\":[[\"flip\",[true]],[\"flip\",[true]]]}\n",
+        "{\"op\":\"chain\",\"shape\":[2,2,2],\"ops\":[]}\n",
+        "{\"op\":\"eval\",\"layout\":\"4:1\"}\n",
+    );
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r#"{"error":"eval: request exceeds the limit max_reply_elements = 4 (got 8)"}"#,
+            r#"{"error":"ops: request exceeds the limit max_ops = 1 (got 2)"}"#,
+            r#"{"error":"shape: request exceeds the limit max_rank = 2 (got 3)"}"#,
+            r#"{"offsets":[0,1,2,3]}"#,
+        ]
+    );
+}

@@ -10,6 +10,7 @@ mod cli;
 mod composed;
 mod expr_cases;
 mod foundation_cases;
+mod hostile;
 mod merge_cases;
 mod protocol;
 mod view_chains;

@@ -170,22 +170,39 @@ impl Layout {
             layout: self.to_string(),
             rule,
         };
-        if !tiles_mixed_radix(s, d) {
-            if let Some(r) = chain_left_inverse(s, d)? {
+        if tiles_mixed_radix(s, d) {
+            if let Some(r) = self.mixed_radix_left_inverse()? {
                 return Ok(r);
             }
-            return match search_left_inverse(s, d, &index_strides(s))? {
-                Found::Inverse(r) => Ok(r),
-                Found::Refuted(rule) => Err(refuse(rule)),
-            };
         }
+        if let Some(r) = chain_left_inverse(s, d)? {
+            return Ok(r);
+        }
+        match search_left_inverse(s, d, &index_strides(s))? {
+            Found::Inverse(r) => Ok(r),
+            Found::Refuted(rule) => Err(refuse(rule)),
+        }
+    }
+
+    /// `right_inverse((complement(L), L))`, or `None` when that layout's size
+    /// or span leaves `i64` (the pair spans more than L: a smaller left
+    /// inverse may still exist, which the other constructions look for).
+    fn mixed_radix_left_inverse(&self) -> Result<Option<Layout>> {
         let c = complement_layout(self, 1, true)?;
         let mut shape = Ints::from_slice(c.shape_leaves());
         let mut stride = Ints::from_slice(c.stride_leaves());
-        shape.extend_from_slice(s);
-        stride.extend_from_slice(d);
+        shape.extend_from_slice(self.shape_leaves());
+        stride.extend_from_slice(self.stride_leaves());
         let (rs, rd) = right_inverse_leaves(&shape, &stride);
-        Ok(flat_layout(rs, rd))
+        let profile = match rs.len() {
+            1 => Profile::leaf(),
+            n => Profile::flat(n),
+        };
+        match Layout::from_leaves(profile, rs, rd) {
+            Ok(r) => Ok(Some(r)),
+            Err(Error::Overflow { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// The nullspace: an injective layout `N` over L's zero-stride leaves with
@@ -322,7 +339,9 @@ fn right_inverse_into(
             links[k] = (d, s, index);
             k += 1;
         }
-        index *= s; // ≤ size
+        // At most the size for a valid layout; past i64 only for the pair of
+        // mixed_radix_left_inverse, whose R then fails validation.
+        index = index.saturating_mul(s);
     }
     let links = &mut links[..k];
     if k > 8 {

@@ -94,7 +94,7 @@ fn simplify(
     forms: &[Lin],
     conds: &[Cond],
 ) -> Result<(Vec<Lin>, Option<Vec<Cond>>)> {
-    b.facts.clear();
+    b.clear_facts();
     b.forget();
     let all = |b: &mut Builder| -> Result<Vec<Lin>> {
         b.forget();
@@ -119,10 +119,10 @@ fn simplify(
     for (k, f) in facts {
         let (l, lo, hi) = &conds[k];
         out.push((b.resimplify(l)?, *lo, *hi));
-        b.facts.push(f);
+        b.push_fact(f);
     }
     let forms = all(b);
-    b.facts.clear();
+    b.clear_facts();
     Ok((forms?, Some(out)))
 }
 

@@ -19,6 +19,9 @@
 //! linear scan over the atoms built so far (a kernel has tens), so building a
 //! kernel is O(atoms²) with tiny constants.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use num_integer::Integer;
 use smallvec::SmallVec;
 
@@ -61,6 +64,10 @@ pub(crate) struct Builder {
     pub(crate) raw: bool,
     /// [`Builder::resimplify`]'s results by atom, for one call.
     memo: Vec<Option<Lin>>,
+    /// [`Builder::valid_range`]'s results under the current facts (cleared
+    /// whenever they change): forms share sub-forms, and without the memo
+    /// the recursion revisits them exponentially often in the nesting depth.
+    ranges: RefCell<HashMap<Lin, (i128, i128)>>,
 }
 
 impl Builder {
@@ -107,13 +114,36 @@ impl Builder {
         (lo, hi)
     }
 
+    /// Drops every fact (and the ranges computed under them).
+    pub(crate) fn clear_facts(&mut self) {
+        self.facts.clear();
+        self.ranges.get_mut().clear();
+    }
+
+    /// Adds the fact `lo <= form < hi` (and drops the ranges computed without it).
+    pub(crate) fn push_fact(&mut self, fact: (Lin, i128, i128)) {
+        self.facts.push(fact);
+        self.ranges.get_mut().clear();
+    }
+
     /// The interval of `l` wherever the [facts](Builder::facts) hold: the
     /// interval sum of the atoms' such intervals, narrowed by a fact on `l`'s
-    /// own form. Without facts, [`Builder::range`]. O(terms · facts · depth).
+    /// own form. Without facts, [`Builder::range`]. Each form is computed once
+    /// per set of facts: O(forms reached · terms · facts).
     pub(crate) fn valid_range(&self, l: &Lin) -> (i128, i128) {
         if self.facts.is_empty() {
             return self.range(l);
         }
+        if let Some(&r) = self.ranges.borrow().get(l) {
+            return r;
+        }
+        let r = self.valid_range_of(l);
+        self.ranges.borrow_mut().insert(l.clone(), r);
+        r
+    }
+
+    /// [`Builder::valid_range`], computed (the sub-forms through the memo).
+    fn valid_range_of(&self, l: &Lin) -> (i128, i128) {
         let (mut lo, mut hi) = (i128::from(l.konst), i128::from(l.konst));
         for &(id, a) in &l.terms {
             let (x, y) = self.atom_valid_range(id);
@@ -315,7 +345,7 @@ impl Builder {
             form.terms.iter_mut().for_each(|t| t.1 = -t.1);
             (lo, hi) = (-hi, -lo);
         }
-        self.facts.push((form, lo, hi + 1));
+        self.push_fact((form, lo, hi + 1));
     }
 
     /// [`Builder::div`] without recording facts.

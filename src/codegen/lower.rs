@@ -96,6 +96,11 @@ pub(crate) fn view_linear(
     i: &Lin,
     conds: &mut Vec<Cond>,
 ) -> Result<Lin> {
+    if v.is_zero() {
+        // No element, every stride 0, no constraint: the offset, with no
+        // div/mod by a 0 extent.
+        return Ok(Lin::constant(v.offset()));
+    }
     if (0..v.rank()).all(|d| v.window(d).is_none()) {
         // The index is the row-major rank over all leaves: one dimension.
         let all = [(0..v.leaf_extents().len(), None)];

@@ -54,6 +54,11 @@ use crate::layout::Layout;
 use crate::view::{View, ViewStack};
 use linear::{Builder, Lin};
 
+/// Most views [`stack`] lowers: each view nests the expression one level
+/// deeper, and the simplifier recurses through the nesting, so a deeper stack
+/// is refused rather than allowed to exhaust a thread's stack.
+pub const MAX_STACK_VIEWS: usize = 128;
+
 /// What the kernel's variables are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -83,10 +88,12 @@ fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec
             Ok((vars, lins))
         }
         Input::Linear => {
-            let size = shape
-                .iter()
-                .try_fold(1i64, |a, &n| a.checked_mul(n))
-                .ok_or_else(|| overflow("kernel input size"))?;
+            // A 0 extent makes the size 0 whatever the others multiply to.
+            let size = match shape.contains(&0) {
+                true => Some(0),
+                false => shape.iter().try_fold(1i64, |a, &n| a.checked_mul(n)),
+            }
+            .ok_or_else(|| overflow("kernel input size"))?;
             let var = Var {
                 name: "i".into(),
                 extent: size,
@@ -107,7 +114,9 @@ fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec
 ///
 /// # Errors
 /// [`Error::Overflow`](crate::Error::Overflow) when some intermediate value
-/// could leave `i64` somewhere in the final shape (in both lowerings).
+/// could leave `i64` somewhere in the final shape (in both lowerings);
+/// [`Error::LimitExceeded`](crate::Error::LimitExceeded) for a stack of more
+/// than [`MAX_STACK_VIEWS`] views.
 ///
 /// See the [module documentation](self) for an example.
 pub fn stack(stack: &ViewStack, input: Input) -> Result<Kernel> {
@@ -139,7 +148,7 @@ pub fn stack(stack: &ViewStack, input: Input) -> Result<Kernel> {
 /// # Ok::<(), hlayout::Error>(())
 /// ```
 pub fn fused(stack: &ViewStack, input: Input) -> Result<Kernel> {
-    let views = stack.views();
+    let views = views_within_limit(stack)?;
     let mut b = Builder::recording();
     let mut conds = Vec::new();
     let shape = stack.shape();
@@ -178,8 +187,22 @@ pub fn fused(stack: &ViewStack, input: Input) -> Result<Kernel> {
 /// # Ok::<(), hlayout::Error>(())
 /// ```
 pub fn split(stack: &ViewStack, input: Input) -> Result<Kernel> {
-    let views = stack.views();
+    let views = views_within_limit(stack)?;
     splice::split(&views[views.len() - 1], &views[..views.len() - 1], input)
+}
+
+/// `stack`'s views, or [`Error::LimitExceeded`](crate::Error::LimitExceeded)
+/// past [`MAX_STACK_VIEWS`] (each view nests the expression one level deeper).
+fn views_within_limit(stack: &ViewStack) -> Result<&[View]> {
+    let views = stack.views();
+    if views.len() > MAX_STACK_VIEWS {
+        return Err(crate::Error::LimitExceeded {
+            limit: "codegen::MAX_STACK_VIEWS",
+            value: views.len() as u64,
+            max: MAX_STACK_VIEWS as u64,
+        });
+    }
+    Ok(views)
 }
 
 /// The kernel of one view.

@@ -257,7 +257,7 @@ fn m5_a_modulo_of_a_modulo_by_a_multiple_folds() -> Result<()> {
 fn f1_facts_narrow_and_quotients_become_facts() -> Result<()> {
     let (mut b, v) = vars(&[40]);
     // Where 8 <= x < 16: ⌊x/8⌋ = 1 and x mod 8 = x - 8.
-    b.facts.push((v[0].clone(), 8, 16));
+    b.push_fact((v[0].clone(), 8, 16));
     let q = b.div(&v[0], 8)?;
     assert_eq!(q, Lin::constant(1));
     agrees(&b, &q, &[40], |p| p[0] / 8);
@@ -268,7 +268,7 @@ fn f1_facts_narrow_and_quotients_become_facts() -> Result<()> {
     // and its interval [2, 3] survives as a fact on y, so ⌊y/2⌋ = 1.
     let (mut b, v) = vars(&[4, 5]);
     let l = form(&v, &[1, 4], 0);
-    b.facts.push((l.clone(), 8, 16));
+    b.push_fact((l.clone(), 8, 16));
     let q = b.div(&l, 4)?;
     assert_eq!(q, v[1]);
     assert_eq!(b.facts.len(), 2, "{:?}", b.facts);

@@ -177,7 +177,12 @@ impl Layout {
     /// (and for a zero view's layout, whose extents may be 0: see
     /// [`View::layout`](crate::View::layout)).
     pub(crate) fn from_trusted(profile: Profile, shape: Ints, stride: Ints) -> Layout {
-        let size = shape.iter().product();
+        // A zero view's other extents may multiply past i64: its size is 0.
+        let size = if shape.contains(&0) {
+            0
+        } else {
+            shape.iter().product()
+        };
         debug_assert!(
             shape.contains(&0)
                 || Layout::from_leaves(profile.clone(), shape.clone(), stride.clone()).is_ok()

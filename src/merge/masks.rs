@@ -88,8 +88,9 @@ enum Propagated {
     GaveUp,
 }
 
-/// The valid set of `grid` under `radix`'s masks, and the step that settled it.
-pub(crate) fn valid_region(radix: &Digits, grid: &Grid) -> (Valid, MaskRule) {
+/// The valid set of `grid` under `radix`'s masks, and the step that settled
+/// it; an enumeration walks at most `budget` points.
+pub(crate) fn valid_region(radix: &Digits, grid: &Grid, budget: i64) -> (Valid, MaskRule) {
     if radix.constraints().all(|c| holds_everywhere(&c, grid)) {
         return (Valid::All, MaskRule::Full);
     }
@@ -100,7 +101,7 @@ pub(crate) fn valid_region(radix: &Digits, grid: &Grid) -> (Valid, MaskRule) {
         let (slabs, striped) = classify(&constraints, grid, &region);
         match propagate(&slabs, &mut region) {
             Propagated::Empty => return (Valid::Empty, MaskRule::Propagation),
-            Propagated::GaveUp => return undecided(radix, grid, &region),
+            Propagated::GaveUp => return undecided(radix, grid, &region, budget),
             Propagated::Done(false) => break (slabs, striped),
             Propagated::Done(true) => rule = MaskRule::Propagation,
         }
@@ -112,16 +113,16 @@ pub(crate) fn valid_region(radix: &Digits, grid: &Grid) -> (Valid, MaskRule) {
     } else if let Some(v) = stripes(&slabs, &striped, &region) {
         return (v, MaskRule::Stripes);
     }
-    undecided(radix, grid, &region)
+    undecided(radix, grid, &region, budget)
 }
 
 /// Steps 3 and 4 on a region known to hold every valid point.
-fn undecided(radix: &Digits, grid: &Grid, region: &Region) -> (Valid, MaskRule) {
+fn undecided(radix: &Digits, grid: &Grid, region: &Region, budget: i64) -> (Valid, MaskRule) {
     if probe_not_box(radix, grid, region) {
         return (Valid::NotBox, MaskRule::Probe);
     }
     let points = region.volume();
-    if points > i128::from(super::MAX_WALKED_POINTS) {
+    if points > i128::from(budget) {
         return (Valid::TooLarge(points), MaskRule::Enumeration);
     }
     (enumerate(radix, grid, region), MaskRule::Enumeration)
@@ -445,7 +446,7 @@ mod tests {
     #[test]
     fn stripes_find_interval_across_wraps() {
         let (r, g) = setup((&[4, 7], vec![(1, 4), (2, 7)]), 5, &[11], &[1]);
-        let (v, rule) = valid_region(&r, &g);
+        let (v, rule) = valid_region(&r, &g, crate::merge::MAX_WALKED_POINTS);
         assert_eq!(v, truth(&r, &g));
         assert_eq!(
             v,
@@ -463,7 +464,10 @@ mod tests {
     fn probe_rejects_checkerboard() {
         let (r, g) = setup((&[16, 8], vec![(0, 16), (2, 6)]), 0, &[4, 4], &[4, 1]);
         assert_eq!(truth(&r, &g), Valid::NotBox);
-        assert_eq!(valid_region(&r, &g).0, Valid::NotBox);
+        assert_eq!(
+            valid_region(&r, &g, crate::merge::MAX_WALKED_POINTS).0,
+            Valid::NotBox
+        );
     }
 
     // Invariant: every step agrees with enumeration on a sweep of small cases.
@@ -477,7 +481,8 @@ mod tests {
                         for offset in [-5, 0, 3, 11] {
                             let (r, g) =
                                 setup((&[3, 3, 4], vec![m0, m1, m2]), offset, &[3, 4], &[s0, s1]);
-                            let got = match valid_region(&r, &g).0 {
+                            let got = match valid_region(&r, &g, crate::merge::MAX_WALKED_POINTS).0
+                            {
                                 Valid::All => Valid::Box(g.full()),
                                 v => v,
                             };

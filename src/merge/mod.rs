@@ -63,12 +63,12 @@ pub const MAX_SPAN: i64 = 1 << 56;
 /// refused. At ~10 ns per point that is about 0.2 s.
 pub const MAX_WALKED_POINTS: i64 = 1 << 24;
 
-/// The error for a walk of `points` past [`MAX_WALKED_POINTS`].
-fn walk_too_long(points: i128) -> Error {
+/// The error for a walk of `points` past the walk budget.
+fn walk_too_long(points: i128, budget: i64) -> Error {
     Error::BudgetExceeded {
         what: "the merge decision's walk over the grid",
         needed: i64::try_from(points).unwrap_or(i64::MAX),
-        budget: MAX_WALKED_POINTS,
+        budget,
     }
 }
 
@@ -166,6 +166,18 @@ pub fn merge(first: &FlatView, second: &FlatView) -> Result<Option<FlatView>> {
     merge_explained(first, second).map(|d| d.merged)
 }
 
+/// [`merge`] with its last-resort walks bounded by `walk_budget` points
+/// instead of [`MAX_WALKED_POINTS`]: for callers that try a merge as an
+/// optimisation, many times per request (a view stack after each op), and
+/// take "undecided" as "keep both views".
+pub(crate) fn merge_within(
+    first: &FlatView,
+    second: &FlatView,
+    walk_budget: i64,
+) -> Result<Option<FlatView>> {
+    decide(first, second, walk_budget).map(|d| d.merged)
+}
+
 /// [`merge`], and the rules that decided it.
 ///
 /// # Errors
@@ -187,6 +199,11 @@ pub fn merge(first: &FlatView, second: &FlatView) -> Result<Option<FlatView>> {
 /// assert_eq!((d.merged.unwrap().strides(), d.rule), (&[7][..], Rule::SternBrocot));
 /// ```
 pub fn merge_explained(first: &FlatView, second: &FlatView) -> Result<Decision> {
+    decide(first, second, MAX_WALKED_POINTS)
+}
+
+/// [`merge_explained`] with walks of at most `budget` points.
+fn decide(first: &FlatView, second: &FlatView, budget: i64) -> Result<Decision> {
     check_span(first, second)?;
     let shape = second.shape();
     let decided = |merged, rule, mask_rule| Decision {
@@ -202,21 +219,21 @@ pub fn merge_explained(first: &FlatView, second: &FlatView) -> Result<Decision> 
         let none = grid::nothing_valid(shape);
         return Ok(decided(none, Rule::NoValidElement, MaskRule::Full));
     };
-    let (valid, mask_rule) = masks::valid_region(&radix, &reduced.grid);
+    let (valid, mask_rule) = masks::valid_region(&radix, &reduced.grid, budget);
     let region = match valid {
         Valid::Empty => {
             let none = grid::nothing_valid(shape);
             return Ok(decided(none, Rule::NoValidElement, mask_rule));
         }
         Valid::NotBox => return Ok(decided(None, Rule::MaskNotBox, mask_rule)),
-        Valid::TooLarge(points) => return Err(walk_too_long(points)),
+        Valid::TooLarge(points) => return Err(walk_too_long(points, budget)),
         Valid::All => None,
         Valid::Box(region) => Some(region),
     };
     let grid = &reduced.grid;
     let restricted = region.as_ref().map(|r| grid.restrict(r));
     let sub = restricted.as_ref().map_or(grid, |(sub, _)| sub);
-    let (affine, rule) = decide_values(&radix, sub)?;
+    let (affine, rule) = decide_values(&radix, sub, budget)?;
     if !affine {
         return Ok(decided(None, rule, mask_rule));
     }
@@ -236,8 +253,9 @@ pub fn merge_explained(first: &FlatView, second: &FlatView) -> Result<Decision> 
     Ok(decided(Some(merged), rule, mask_rule))
 }
 
-/// Whether `first` read along `grid` (every point valid, extents >= 2) is affine.
-fn decide_values(radix: &Digits, grid: &grid::Grid) -> Result<(bool, Rule)> {
+/// Whether `first` read along `grid` (every point valid, extents >= 2) is
+/// affine, walking at most `budget` points.
+fn decide_values(radix: &Digits, grid: &grid::Grid, budget: i64) -> Result<(bool, Rule)> {
     let groups = match crossing::analyse(radix, grid) {
         Crossing::None => return Ok((true, Rule::NoCrossing)),
         Crossing::Cancelled => return Ok((true, Rule::Cancellation)),
@@ -254,10 +272,10 @@ fn decide_values(radix: &Digits, grid: &grid::Grid) -> Result<(bool, Rule)> {
     if crossing::witness(&groups, grid) {
         return Ok((false, Rule::Witness));
     }
-    match residue::decide(&groups, grid) {
+    match residue::decide(&groups, grid, budget) {
         residue::Outcome::Decided(affine, residue::Method::Residues) => Ok((affine, Rule::Residue)),
         residue::Outcome::Decided(affine, residue::Method::Walk) => Ok((affine, Rule::Enumeration)),
-        residue::Outcome::TooLarge(points) => Err(walk_too_long(points)),
+        residue::Outcome::TooLarge(points) => Err(walk_too_long(points, budget)),
     }
 }
 

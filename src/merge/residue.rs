@@ -40,8 +40,8 @@ pub(crate) enum Outcome {
 }
 
 /// Whether the surviving bent groups leave the map affine on `grid`, and how
-/// that was found.
-pub(crate) fn decide(groups: &[Group], grid: &Grid) -> Outcome {
+/// that was found; a walk visits at most `budget` points.
+pub(crate) fn decide(groups: &[Group], grid: &Grid, budget: i64) -> Outcome {
     let modulus = groups
         .iter()
         .flat_map(|g| g.members.iter().map(|m| m.modulus))
@@ -53,7 +53,7 @@ pub(crate) fn decide(groups: &[Group], grid: &Grid) -> Outcome {
     let walk_cost = grid.numel() * groups.len() as f64;
     if modulus <= MAX_RESIDUE_MODULUS && residue_cost < walk_cost {
         Outcome::Decided(by_residues(groups, grid, modulus), Method::Residues)
-    } else if grid.numel() > super::MAX_WALKED_POINTS as f64 {
+    } else if grid.numel() > budget as f64 {
         Outcome::TooLarge(grid.full().volume())
     } else {
         Outcome::Decided(by_walk(groups, grid), Method::Walk)

@@ -28,6 +28,8 @@ impl View {
                     self.unwindow(d)?;
                 }
             }
+            // Leaves were coalesced under these constraints; if normalising
+            // drops one, leaves it kept apart may merge now.
             let had_constraints = self.cons() > 0;
             self.normalize()?;
             // Unwindowing edits leaves and canonicalising edits (or drops)
@@ -146,11 +148,12 @@ impl View {
         Ok(())
     }
 
-    /// Restores the canonical form of the constraints after leaves were
+    /// Restores the canonical form of one constraint after leaves were
     /// reflected (`x → (n-1) - x`): a reflection maps the leaf box onto
-    /// itself, so reach, tightness, gcd and decoupling are unchanged and only
-    /// the sign of each row (first non-zero coefficient positive) and the
-    /// order of the rows need fixing. O(c² · leaves) for c constraints.
+    /// itself, so the row's reach, tightness and gcd are unchanged and only its
+    /// sign (first non-zero coefficient positive) needs fixing. Several rows
+    /// need [`View::canonicalize_constraints`]: how they reduce each other is
+    /// not invariant under a reflection. O(c² · leaves) for c constraints.
     pub(crate) fn resign_constraints(&mut self) {
         let (n, c) = (self.ext.len(), self.cons());
         for j in 0..c {

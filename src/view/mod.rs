@@ -402,12 +402,17 @@ impl View {
         out
     }
 
-    /// Number of elements.
+    /// Number of elements: 0 for a zero view, whose other extents may be
+    /// any size (their product need not fit i64). O(leaves).
     ///
     /// ```
     /// assert_eq!(hlayout::View::contiguous(&[2, 3]).unwrap().size(), 6);
+    /// assert_eq!(hlayout::View::contiguous(&[1 << 40, 1 << 40, 0]).unwrap().size(), 0);
     /// ```
     pub fn size(&self) -> i64 {
+        if self.is_zero() {
+            return 0;
+        }
         if self.windows.is_empty() {
             return self.ext.iter().product();
         }

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use smallvec::SmallVec;
 
+use super::zero::checked_size;
 use super::{Builder, View, Window};
 use crate::error::{self, Error, Result};
 
@@ -102,9 +103,7 @@ impl View {
                 ));
             }
         }
-        shape
-            .iter()
-            .try_fold(1i64, |a, &n| error::mul(a, n, "view size"))?;
+        checked_size(shape)?;
         if self.become_zero(shape)? {
             return Ok(true);
         }
@@ -168,10 +167,16 @@ impl View {
             }
         }
         // A flip maps the leaf box onto itself: extents, mergeable pairs and
-        // window alignment are unchanged, so only the constraints' signs and
-        // order need fixing (not a full tidy).
-        out.resign_constraints();
-        out.check_span()?;
+        // window alignment are unchanged, so only the constraints need their
+        // canonical form again (not a full tidy). One row needs only its sign;
+        // several are not invariant under a reflection (the rows reduce each
+        // other), so they are canonicalised anew.
+        if out.cons() >= 2 {
+            out.normalize()?;
+        } else {
+            out.resign_constraints();
+            out.check_span()?;
+        }
         Ok(true)
     }
 
@@ -234,8 +239,7 @@ impl View {
                 "pad extent",
             )?);
         }
-        new.iter()
-            .try_fold(1i64, |acc, &n| error::mul(acc, n, "view size"))?;
+        checked_size(&new)?;
         if self.become_zero(&new)? {
             return Ok(true);
         }

@@ -50,9 +50,14 @@ impl View {
     /// Reshapes to `shape` (same number of elements, extents >= 0).
     pub(crate) fn reshape(&mut self, shape: &[i64]) -> Result<bool> {
         let size = self.size();
-        let new_size = shape
-            .iter()
-            .try_fold(1i64, |a, &s| if s < 0 { None } else { a.checked_mul(s) });
+        // A 0 anywhere makes the size 0, whatever the other extents' product.
+        let new_size = if shape.contains(&0) {
+            shape.iter().all(|&s| s >= 0).then_some(0)
+        } else {
+            shape
+                .iter()
+                .try_fold(1i64, |a, &s| if s < 0 { None } else { a.checked_mul(s) })
+        };
         if new_size != Some(size) {
             return Err(Error::BadMovement {
                 op: "reshape",

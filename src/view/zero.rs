@@ -32,6 +32,21 @@ use super::View;
 use crate::error::{self, Result};
 use crate::num::Ints;
 
+/// The number of elements of `shape` (extents >= 0): 0 when an extent is 0,
+/// whatever the product of the others (tinygrad's shapes are unbounded).
+/// O(rank).
+///
+/// # Errors
+/// [`Error::Overflow`](crate::Error::Overflow) when the size leaves i64.
+pub(crate) fn checked_size(shape: &[i64]) -> Result<i64> {
+    if shape.contains(&0) {
+        return Ok(0);
+    }
+    shape
+        .iter()
+        .try_fold(1i64, |a, &s| error::mul(a, s, "view size"))
+}
+
 impl View {
     /// The canonical view of `shape`, which holds a 0 (all extents `>= 0`).
     /// O(rank).
@@ -79,9 +94,7 @@ impl View {
         if !self.is_zero() {
             return Ok(false);
         }
-        shape
-            .iter()
-            .try_fold(1i64, |a, &s| error::mul(a, s, "view size"))?;
+        checked_size(shape)?;
         let mut v = View::unit_leaves(shape);
         v.make_empty();
         v.tidy()?;

@@ -51,7 +51,9 @@ pub(crate) fn merge_pair(lower: &View, upper: &View) -> Result<Option<View>> {
     if let (Some(first), Some(second)) = (leaf_view(lower), leaf_view(upper)) {
         // Both are plain over their leaves: the closed-form decision is exact
         // for "one flat view"; only an affine validity could still do better.
-        if let Ok(Some(m)) = crate::merge::merge(&first, &second) {
+        // Walks as bounded as the evaluated checks below: this runs after
+        // every op of a stack, and "undecided" only keeps both views.
+        if let Ok(Some(m)) = crate::merge::merge_within(&first, &second, MAX_EVALUATED_MERGE) {
             return regroup_like(upper, &m).map(Some);
         }
         return Ok(merge_affine(lower, upper));

@@ -94,6 +94,9 @@ impl View {
     /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
     /// ```
     pub fn fill_offsets(&self, out: &mut [i64], invalid: i64) -> usize {
+        if self.is_zero() {
+            return 0; // no elements (and `Offsets` wants extents >= 1)
+        }
         if self.bounds.is_empty() && !self.has_windows() {
             return Offsets::new(&self.ext, &self.stride, self.offset).fill(out);
         }
