@@ -86,13 +86,20 @@ impl View {
     /// the canonical zero view, or (a pad of a zero view to positive extents)
     /// a view of `shape` with no valid element. `Ok(false)` (nothing done)
     /// when neither view is a zero view. O(rank).
+    #[inline]
     pub(crate) fn become_zero(&mut self, shape: &[i64]) -> Result<bool> {
+        if !shape.contains(&0) && !self.is_zero() {
+            return Ok(false); // the common case, inline
+        }
+        self.become_zero_cold(shape)
+    }
+
+    /// [`View::become_zero`] when `shape` or this view holds a 0.
+    #[cold]
+    fn become_zero_cold(&mut self, shape: &[i64]) -> Result<bool> {
         if shape.contains(&0) {
             *self = View::zero(shape);
             return Ok(true);
-        }
-        if !self.is_zero() {
-            return Ok(false);
         }
         checked_size(shape)?;
         let mut v = View::unit_leaves(shape);
