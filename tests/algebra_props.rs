@@ -7,6 +7,7 @@ use hlayout::{Error, IntTuple, Layout};
 use proptest::prelude::*;
 
 use crate::common;
+use common::oracle;
 
 fn values(l: &Layout) -> Vec<i64> {
     (0..l.size())
@@ -29,10 +30,10 @@ fn cute(text: &str) -> Layout {
 }
 
 // ---------------------------------------------------------------------------
-// Brute-force existence oracle for composition, independent of the library's
-// algorithm: enumerate every refinement of B's leaves into ordered factors
-// (≥ 2), read each candidate's strides off the values at unit coordinates, and
-// verify the candidate at every index.
+// Brute-force existence oracle for composition (`common::oracle`,
+// independent of the library's algorithm): enumerate every refinement of B's
+// leaves into ordered factors (≥ 2), read each candidate's strides off the
+// values at unit coordinates, and verify the candidate at every index.
 
 /// `A(B(i))` for every `i < size(B)`, or `None` when some `B(i)` lies outside
 /// A's domain (negative) or the value overflows.
@@ -42,71 +43,12 @@ fn target(a: &Layout, b: &Layout) -> Option<Vec<i64>> {
         .collect()
 }
 
-/// Ordered factorizations of `n` into factors ≥ 2 (`[n]` included; `[1]` for 1).
-fn factorizations(n: i64) -> Vec<Vec<i64>> {
-    if n == 1 {
-        return vec![vec![1]];
-    }
-    let mut out = vec![vec![n]];
-    for f in 2..n {
-        if n % f == 0 {
-            for mut rest in factorizations(n / f) {
-                rest.insert(0, f);
-                out.push(rest);
-            }
-        }
-    }
-    out
-}
-
-/// Whether some layout R with B's leaves refined has `R(i) = want[i]` everywhere.
-fn oracle_exists(b: &Layout, want: &[i64]) -> bool {
-    let choices: Vec<Vec<Vec<i64>>> = b
-        .shape_leaves()
-        .iter()
-        .map(|&e| factorizations(e))
-        .collect();
-    let mut pick = vec![0usize; choices.len()];
-    loop {
-        let shape: Vec<i64> = pick
-            .iter()
-            .zip(&choices)
-            .flat_map(|(&p, c)| c[p].clone())
-            .collect();
-        // Row-major index stride of each fine leaf; its stride is the value there.
-        let mut unit = vec![1i64; shape.len()];
-        for k in (0..shape.len().saturating_sub(1)).rev() {
-            unit[k] = unit[k + 1] * shape[k + 1];
-        }
-        let stride: Vec<i64> = unit
-            .iter()
-            .zip(&shape)
-            .map(|(&u, &s)| if s > 1 { want[u as usize] } else { 0 })
-            .collect();
-        if let Ok(r) = Layout::flat(&shape, &stride) {
-            if values(&r) == want {
-                return true;
-            }
-        }
-        let mut k = pick.len();
-        loop {
-            if k == 0 {
-                return false;
-            }
-            k -= 1;
-            pick[k] += 1;
-            if pick[k] < choices[k].len() {
-                break;
-            }
-            pick[k] = 0;
-        }
-    }
-}
-
 /// Checks `a.compose(b)` against the definition and the oracle; returns whether it was Ok.
 fn check_compose(a: &Layout, b: &Layout) -> bool {
     let want = target(a, b);
-    let exists = want.as_deref().is_some_and(|w| oracle_exists(b, w));
+    let exists = want
+        .as_deref()
+        .is_some_and(|w| oracle::composition_exists(b, w));
     match a.compose(b) {
         Ok(r) => {
             assert!(exists, "{a} o {b} = {r}, but the oracle finds no layout");
@@ -1170,7 +1112,7 @@ fn largest_right_inverse_size(l: &Layout) -> i64 {
         n0 += 1;
     }
     for n in (2..=n0).rev() {
-        for f in factorizations(n) {
+        for f in oracle::factorizations(n) {
             let mut places = vec![1i64];
             for e in &f[..f.len() - 1] {
                 places.push(places.last().expect("nonempty") * e);

@@ -7,6 +7,7 @@
 //! i, `coalesce` is the same function, `compose` is `A(B(i))` at every index.
 #![no_main]
 
+#[path = "../../tests/common/oracle.rs"]
 mod oracle;
 
 use hlayout::{Layout, Limits};

@@ -14,6 +14,7 @@
 #![no_main]
 
 mod bytes;
+#[path = "../../tests/common/oracle.rs"]
 mod oracle;
 
 use bytes::Bytes;

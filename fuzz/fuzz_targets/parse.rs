@@ -7,6 +7,7 @@
 //! `eval`/`offsets` all agree with it at every index.
 #![no_main]
 
+#[path = "../../tests/common/oracle.rs"]
 mod oracle;
 
 use hlayout::algebra::ComposedLayout;

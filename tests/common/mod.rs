@@ -5,6 +5,7 @@
 pub mod c_expr;
 mod flat;
 pub mod ndarray;
+pub mod oracle;
 pub mod pool;
 
 #[allow(unused_imports)] // the merge tests use these; other binaries do not

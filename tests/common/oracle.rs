@@ -1,6 +1,7 @@
-//! Brute-force definitions the targets check results against, written
+//! Brute-force definitions results are checked against, written
 //! independently of the library's algorithms (only `Layout`'s leaves are
-//! read). Cheap on the small sizes the targets use.
+//! read). Cheap on small sizes. Shared by the test suite (`tests/common`)
+//! and the fuzz targets (`fuzz/fuzz_targets`, included by path).
 #![allow(dead_code)]
 
 use hlayout::Layout;
@@ -56,8 +57,8 @@ pub fn composed(a: &Layout, b: &Layout) -> Option<Vec<i64>> {
     values(b).into_iter().map(|x| a.eval(x).ok()).collect()
 }
 
-/// Ordered factorizations of `n` into factors >= 2 (`[1]` for 1).
-fn factorizations(n: i64) -> Vec<Vec<i64>> {
+/// Ordered factorizations of `n` into factors >= 2 (`[n]` included; `[1]` for 1).
+pub fn factorizations(n: i64) -> Vec<Vec<i64>> {
     if n == 1 {
         return vec![vec![1]];
     }
@@ -77,16 +78,27 @@ fn factorizations(n: i64) -> Vec<Vec<i64>> {
 /// `want` at every index: every refinement is tried, its strides read off
 /// the values at unit coordinates, and the candidate checked everywhere.
 pub fn composition_exists(b: &Layout, want: &[i64]) -> bool {
-    let choices: Vec<Vec<Vec<i64>>> = b.shape_leaves().iter().map(|&e| factorizations(e)).collect();
+    let choices: Vec<Vec<Vec<i64>>> = b
+        .shape_leaves()
+        .iter()
+        .map(|&e| factorizations(e))
+        .collect();
     let mut pick = vec![0usize; choices.len()];
     loop {
-        let shape: Vec<i64> = pick.iter().zip(&choices).flat_map(|(&p, c)| c[p].clone()).collect();
+        let shape: Vec<i64> = pick
+            .iter()
+            .zip(&choices)
+            .flat_map(|(&p, c)| c[p].clone())
+            .collect();
         let mut unit = vec![1i64; shape.len()];
         for k in (0..shape.len().saturating_sub(1)).rev() {
             unit[k] = unit[k + 1] * shape[k + 1];
         }
-        let stride: Vec<i64> =
-            unit.iter().zip(&shape).map(|(&u, &s)| if s > 1 { want[u as usize] } else { 0 }).collect();
+        let stride: Vec<i64> = unit
+            .iter()
+            .zip(&shape)
+            .map(|(&u, &s)| if s > 1 { want[u as usize] } else { 0 })
+            .collect();
         if let Ok(r) = Layout::flat(&shape, &stride) {
             if values(&r) == want {
                 return true;
