@@ -80,7 +80,8 @@ def panel(out, box, title, xlabel, lines):
         x = px(10**e)
         out.append(f'<line x1="{x}" y1="{y0 + h}" x2="{x}" y2="{y0}" stroke="#ddd"/>')
         out.append(f'<text x="{x}" y="{y0 + h + 16}" text-anchor="middle" font-size="11">1e{e}</text>')
-    names = {0: "1 ns", 3: "1 µs", 6: "1 ms", 9: "1 s"}
+    names = {e: f"{10 ** (e % 3)} {unit}" for e, unit in
+             [(k, ["ns", "µs", "ms", "s"][k // 3]) for k in range(12)]}
     for e in range(ly[0], ly[1] + 1):
         y = py(10**e)
         out.append(f'<line x1="{x0}" y1="{y}" x2="{x0 + w}" y2="{y}" stroke="#ddd"/>')
