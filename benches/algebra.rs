@@ -8,7 +8,7 @@
 //! permuted leaves, B a permutation of A's digits (`flat`: one leaf of R per
 //! leaf of B), B merging pairs of adjacent digits (`merged`: nested images),
 //! and both operands nested in pairs (`nested`). Issue 15's targets are for
-//! the side-by-side harness (`../shared/bench`), not these figures.
+//! the shared side-by-side harness (`shared/bench/` beside the repository), not these figures.
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};

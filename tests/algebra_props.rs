@@ -244,7 +244,7 @@ proptest! {
         match l.left_inverse() {
             Ok(r) => {
                 for i in 0..l.size() {
-                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), kernel_free(&l, i));
+                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), oracle::kernel_free(&l, i));
                 }
             }
             Err(_) => prop_assert!(true),
@@ -638,30 +638,15 @@ fn chain_layout() -> impl Strategy<Value = Layout> {
 fn assert_left_inverse(l: &Layout, r: &Layout) {
     for i in 0..l.size() {
         let x = l.eval(i).expect("in domain");
-        let want = kernel_free(l, i);
+        let want = oracle::kernel_free(l, i);
         assert_eq!(r.eval(x).expect("defined"), want, "{r} at {l}({i}) = {x}");
     }
-}
-
-/// `i` with the coordinates of L's stride-0 leaves set to 0: the index a left
-/// inverse gives back for `L(i)` (CuTe's left inverse does not read L's kernel).
-fn kernel_free(l: &Layout, i: i64) -> i64 {
-    let (s, d) = (l.shape_leaves(), l.stride_leaves());
-    let (mut rest, mut unit, mut out) = (i, 1i64, 0i64);
-    for k in (0..s.len()).rev() {
-        if d[k] != 0 {
-            out += (rest % s[k]) * unit;
-        }
-        rest /= s[k];
-        unit *= s[k];
-    }
-    out
 }
 
 /// L's offsets at the indices whose stride-0 coordinates are 0.
 fn kernel_free_values(l: &Layout) -> Vec<i64> {
     (0..l.size())
-        .filter(|&i| kernel_free(l, i) == i)
+        .filter(|&i| oracle::kernel_free(l, i) == i)
         .map(|i| l.eval(i).expect("in domain"))
         .collect()
 }
@@ -689,7 +674,7 @@ proptest! {
             Ok(r) => {
                 prop_assert!(injective(&kernel_free_values(&l)));
                 for i in 0..l.size() {
-                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), kernel_free(&l, i));
+                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), oracle::kernel_free(&l, i));
                 }
             }
             Err(e) => {
@@ -747,7 +732,7 @@ fn left_inverse_keeps_mixed_radix_answers() {
 /// offset, or `None` when two offsets collide.
 fn inverse_points(l: &Layout) -> Option<Vec<(i64, i64)>> {
     let mut points: Vec<(i64, i64)> = (0..l.size())
-        .filter(|&i| kernel_free(l, i) == i)
+        .filter(|&i| oracle::kernel_free(l, i) == i)
         .map(|i| (l.eval(i).expect("in domain"), i))
         .collect();
     points.sort_unstable();
@@ -853,7 +838,7 @@ proptest! {
             Ok(r) => {
                 prop_assert!(exists, "{} = {}, but the oracle finds no layout", l, r);
                 for i in 0..l.size() {
-                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), kernel_free(&l, i), "{} at {}({})", r, l, i);
+                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), oracle::kernel_free(&l, i), "{} at {}({})", r, l, i);
                 }
             }
             Err(e) => {
@@ -879,7 +864,7 @@ proptest! {
             Ok(r) => {
                 prop_assert!(exists, "{} = {}, but the oracle finds no layout", l, r);
                 for i in 0..l.size() {
-                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), kernel_free(&l, i), "{} at {}({})", r, l, i);
+                    prop_assert_eq!(r.eval(l.eval(i).expect("in domain")).expect("defined"), oracle::kernel_free(&l, i), "{} at {}({})", r, l, i);
                 }
             }
             Err(e) => {
@@ -1100,7 +1085,9 @@ fn left_inverse_of_negative_strides_documented() {
 fn largest_right_inverse_size(l: &Layout) -> i64 {
     let size = l.size();
     let offs = values(l);
-    let free: Vec<i64> = (0..size).filter(|&i| kernel_free(l, i) == i).collect();
+    let free: Vec<i64> = (0..size)
+        .filter(|&i| oracle::kernel_free(l, i) == i)
+        .collect();
     let preimages = |v: i64| -> Vec<i64> {
         free.iter()
             .copied()
@@ -1198,7 +1185,7 @@ fn left_inverse_when_the_complement_pair_leaves_i64() {
     for i in 0..l.size() {
         assert_eq!(
             r.eval(l.eval(i).unwrap()).unwrap(),
-            kernel_free(&l, i),
+            oracle::kernel_free(&l, i),
             "{r} at {i}"
         );
     }

@@ -15,6 +15,7 @@ use hlayout::{IntTuple, Layout};
 use serde_json::Value;
 
 use crate::common;
+use common::oracle;
 
 /// A layout operand: plain, or composed (its text starts with `Sw<`).
 enum Operand {
@@ -148,20 +149,6 @@ fn ints(v: &Value) -> Vec<i64> {
     v.as_array()
         .map(|a| a.iter().filter_map(Value::as_i64).collect())
         .unwrap_or_default()
-}
-
-/// `i` with the coordinates of L's stride-0 leaves set to 0 (row-major).
-fn kernel_free(l: &Layout, i: i64) -> i64 {
-    let (s, d) = (l.shape_leaves(), l.stride_leaves());
-    let (mut rest, mut unit, mut out) = (i, 1i64, 0i64);
-    for k in (0..s.len()).rev() {
-        if d[k] != 0 {
-            out += (rest % s[k]) * unit;
-        }
-        rest /= s[k];
-        unit *= s[k];
-    }
-    out
 }
 
 /// The mirrored text and CuTe's text are the same function of the index.
@@ -409,7 +396,7 @@ fn check_left_inverse(case: &Value) -> Result<(), String> {
         ),
     };
     for i in 0..l.size() {
-        let (x, want) = (l.eval(i), kernel_free(inner, i));
+        let (x, want) = (l.eval(i), oracle::kernel_free(inner, i));
         if r.eval(x) != want || l.eval(r.eval(x)) != x {
             return Err(format!(
                 "left_inverse({}) = {}: R(L({i})) = R({x}) = {}, want {want}",
@@ -420,7 +407,7 @@ fn check_left_inverse(case: &Value) -> Result<(), String> {
         }
     }
     let first: Vec<i64> = (0..l.size().min(16))
-        .map(|i| kernel_free(inner, i))
+        .map(|i| oracle::kernel_free(inner, i))
         .collect();
     if first != ints(&case["expect"]["first_values"]) {
         return Err(format!("i0 of {}: {first:?}, recorded otherwise", l.text()));
