@@ -7,16 +7,15 @@ fn hlayout() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hlayout"))
 }
 
-#[test]
-fn batch_answers_each_line_in_order_and_exits_zero() {
-    // Invariant: the protocol over real pipes. Witness: eval, flatten, an error, coalesce.
+/// Runs `hlayout ARGS` with `input` on stdin; asserts exit 0 and returns the
+/// reply lines.
+fn batch_lines(args: &[&str], input: &str) -> Vec<String> {
     let mut child = hlayout()
-        .arg("batch")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let input = "{\"op\":\"eval\",\"layout\":\"(2,3):(10,1)\"}\n{\"op\":\"flatten\",\"layout\":\"((10,10)):((1,10))\"}\n{oops\n{\"op\":\"coalesce\",\"layout\":\"(2,(2,2)):(4,(2,1))\"}\n";
     child
         .stdin
         .take()
@@ -26,7 +25,14 @@ fn batch_answers_each_line_in_order_and_exits_zero() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
+    text.lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn batch_answers_each_line_in_order_and_exits_zero() {
+    // Invariant: the protocol over real pipes. Witness: eval, flatten, an error, coalesce.
+    let input = "{\"op\":\"eval\",\"layout\":\"(2,3):(10,1)\"}\n{\"op\":\"flatten\",\"layout\":\"((10,10)):((1,10))\"}\n{oops\n{\"op\":\"coalesce\",\"layout\":\"(2,(2,2)):(4,(2,1))\"}\n";
+    let lines = batch_lines(&["batch"], input);
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0], r#"{"offsets":[0,1,2,10,11,12]}"#);
     assert_eq!(
@@ -275,8 +281,14 @@ fn failed_expr_requests_exit_one_with_the_error_on_stderr() {
 fn batch_flags_change_the_limits() {
     // Invariant: the limit flags reach the protocol: a request over a lowered
     // limit is refused naming it, and the stream goes on.
-    let mut child = hlayout()
-        .args([
+    let input = concat!(
+        "{\"op\":\"eval\",\"layout\":\"8:1\"}\n",
+        "{\"op\":\"chain\",\"shape\":[2],\"ops\":[[\"flip\",[true]],[\"flip\",[true]]]}\n",
+        "{\"op\":\"chain\",\"shape\":[2,2,2],\"ops\":[]}\n",
+        "{\"op\":\"eval\",\"layout\":\"4:1\"}\n",
+    );
+    let lines = batch_lines(
+        &[
             "batch",
             "--max-reply-elements",
             "4",
@@ -284,27 +296,9 @@ fn batch_flags_change_the_limits() {
             "1",
             "--max-rank",
             "2",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input = concat!(
-        "{\"op\":\"eval\",\"layout\":\"8:1\"}\n",
-        "{\"op\":\"chain\",\"shape\":[2],\"ops\":[[\"flip\",[true]],[\"flip\",[true]]]}\n",
-        "{\"op\":\"chain\",\"shape\":[2,2,2],\"ops\":[]}\n",
-        "{\"op\":\"eval\",\"layout\":\"4:1\"}\n",
+        ],
+        input,
     );
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines,
         [
