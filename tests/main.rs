@@ -11,6 +11,7 @@ mod cute_core;
 mod draw;
 mod edge_cases;
 mod layout_props;
+mod loop_nest;
 mod merge_props;
 mod no_alloc;
 mod stream_props;
