@@ -137,11 +137,11 @@ def _to_uops(nodes, roots, xs, UOp, dtypes):
             continue
         op = n[0]
         if op == "const":
-            v[i] = UOp.const(dtypes.weakint, n[1])
+            v[i] = UOp.const(n[1], dtypes.weakint)
         elif op == "var":
             v[i] = xs[n[1]]
         elif op == "bool":
-            v[i] = UOp.const(dtypes.bool, n[1])
+            v[i] = UOp.const(bool(n[1]), dtypes.bool)
         elif op == "div":
             v[i] = v[n[1]] // n[2]
         elif op == "mod":
@@ -194,7 +194,7 @@ def _index_uops(in_shape, top, ops):
     coords, chain_valid = [], None
     for kern in kernels:
         if kern is None:
-            coords.append(UOp.const(dtypes.weakint, 0))
+            coords.append(UOp.const(0, dtypes.weakint))
             continue
         nodes, roots = kern
         idx, ok = _to_uops(nodes, roots, xs, UOp, dtypes)
@@ -232,6 +232,26 @@ def _apply_movement_op(op, in_shape, arg, rngs):
     return result
 
 
+def _cached(fn):
+    """``fn`` memoised like tinygrad's ``apply_movement_op``; its
+    ``cache_clear`` (which tinygrad tools call to measure a cold start) also
+    forgets hlayout's kernels and chains, so a cold start is cold for both."""
+    memo = functools.cache(fn)
+
+    @functools.wraps(fn)
+    def patched(*args):
+        return memo(*args)
+
+    def cache_clear():
+        memo.cache_clear()
+        _kernels.cache_clear()
+        _CHAINS.clear()
+
+    patched.cache_clear = cache_clear
+    patched.cache_info = memo.cache_info
+    return patched
+
+
 def _modules():
     """The loaded tinygrad modules that hold tinygrad's ``apply_movement_op``."""
     import sys
@@ -241,31 +261,56 @@ def _modules():
             if name.startswith("tinygrad") and getattr(m, "apply_movement_op", None) is fn]
 
 
+def _split_at_divisors(original):
+    """``pm_split_ranges`` that also splits a loop at every divisor ``c`` of a
+    bare ``RANGE // c`` (``c`` dividing its extent), as it splits at every
+    ``RANGE % c``: the loop-nest hint applied.
+
+    hlayout's kernel of a one-view chain divides a loop variable only by the
+    weights of its loop nest (:func:`hlayout.loop_nest`: the inner products
+    of the leaves of its dimension), and writes a digit's modulo as
+    ``t - q·c`` when the quotient ``q`` is computed anyway, so tinygrad's own
+    trigger (a modulo) does not fire; splitting at the divisions does, and
+    refines the loops into the nest, where the index is affine. Splitting a
+    range is tinygrad's own exact substitution ``r = r0·c + r1``."""
+    from tinygrad.codegen.simplify import mark_range_mod
+    from tinygrad.uop.ops import Ops, PatternMatcher, UPat
+
+    return PatternMatcher([(UPat(Ops.RANGE, name="r") // UPat.cvar("c"), mark_range_mod)]) + original
+
+
 def install():
     """Replaces tinygrad's ``apply_movement_op`` (in
     ``tinygrad.schedule.indexing`` and every tinygrad module that imported
-    it) with hlayout's. Idempotent."""
+    it) with hlayout's, and ``tinygrad.codegen.pm_split_ranges`` with
+    :func:`_split_at_divisors` of it. Idempotent."""
     if _ORIGINAL:
         return
+    import tinygrad.codegen as cg
     import tinygrad.schedule.indexing as ix
     import tinygrad.schedule.rangeify  # noqa: F401  (imports apply_movement_op)
 
     _ORIGINAL["apply_movement_op"] = ix.apply_movement_op
-    patched = functools.cache(_apply_movement_op)
+    patched = _cached(_apply_movement_op)
     mods = _modules()
     for m in mods:
         m.apply_movement_op = patched
     _ORIGINAL["modules"] = mods
     _ORIGINAL["patched"] = patched
+    _ORIGINAL["pm_split_ranges"] = cg.pm_split_ranges
+    cg.pm_split_ranges = _split_at_divisors(cg.pm_split_ranges)
 
 
 def uninstall():
     """Restores tinygrad's own ``apply_movement_op`` everywhere."""
     if not _ORIGINAL:
         return
+    import tinygrad.codegen as cg
+
     for m in _ORIGINAL["modules"]:
         if getattr(m, "apply_movement_op", None) is _ORIGINAL["patched"]:
             m.apply_movement_op = _ORIGINAL["apply_movement_op"]
+    cg.pm_split_ranges = _ORIGINAL["pm_split_ranges"]
     _ORIGINAL.clear()
     _CHAINS.clear()
 
