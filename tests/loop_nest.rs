@@ -59,14 +59,29 @@ fn check_nest(views: &[&View], what: &str) -> Option<usize> {
     let shape = views[0].shape();
     let size: i64 = shape.iter().product();
     let ext = nest.extents();
-    assert_eq!(ext.iter().product::<i64>(), size, "{what}: {ext:?} over {shape:?}");
-    assert!(ext.iter().all(|&e| e > 1), "{what}: a trivial loop in {ext:?}");
+    assert_eq!(
+        ext.iter().product::<i64>(),
+        size,
+        "{what}: {ext:?} over {shape:?}"
+    );
+    assert!(
+        ext.iter().all(|&e| e > 1),
+        "{what}: a trivial loop in {ext:?}"
+    );
     let mut count = 0i64;
     for (i, p) in nest.points().enumerate() {
         let c = nest.coords(&p);
-        assert_eq!(c, common::digits(i as i64, &shape), "{what}: order at {p:?}");
+        assert_eq!(
+            c,
+            common::digits(i as i64, &shape),
+            "{what}: order at {p:?}"
+        );
         for (k, v) in views.iter().enumerate() {
-            assert_eq!(nest.eval(k, &p), v.eval(&c).unwrap(), "{what}: view {k} at {c:?}");
+            assert_eq!(
+                nest.eval(k, &p),
+                v.eval(&c).unwrap(),
+                "{what}: view {k} at {c:?}"
+            );
         }
         count += 1;
     }
@@ -118,18 +133,36 @@ fn nests_are_exact_on_random_chains_and_pairs() {
 
 #[test]
 fn nests_split_a_flattened_transpose_and_refuse_what_cannot_be_affine() {
-    let s = ViewStack::new(&[4, 6]).unwrap().permute(&[1, 0]).unwrap().reshape(&[24]).unwrap();
+    let s = ViewStack::new(&[4, 6])
+        .unwrap()
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[24])
+        .unwrap();
     let v = &s.views()[0];
     let nest = loop_nest(&[v]).unwrap();
     assert_eq!(nest.extents(), vec![6, 4]);
-    assert_eq!((nest.access(0).strides(), nest.access(0).offset()), (&[1, 6][..], 0));
+    assert_eq!(
+        (nest.access(0).strides(), nest.access(0).offset()),
+        (&[1, 6][..], 0)
+    );
     // A pad that cuts the nested dimension: x = t + 1 carries between leaves.
     let p = s.pad(&[(1, 0)]).unwrap();
     let e = loop_nest(&[&p.views()[0]]).unwrap_err();
     assert!(e.to_string().contains("dimension 0"), "{e}");
     // (2,3) and (3,2) splits of 6 do not refine each other.
-    let a = ViewStack::new(&[2, 3]).unwrap().permute(&[1, 0]).unwrap().reshape(&[6]).unwrap();
-    let b = ViewStack::new(&[3, 2]).unwrap().permute(&[1, 0]).unwrap().reshape(&[6]).unwrap();
+    let a = ViewStack::new(&[2, 3])
+        .unwrap()
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[6])
+        .unwrap();
+    let b = ViewStack::new(&[3, 2])
+        .unwrap()
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[6])
+        .unwrap();
     let e = loop_nest(&[&a.views()[0], &b.views()[0]]).unwrap_err();
     assert!(e.to_string().contains("do not divide"), "{e}");
     // Shapes must agree.
@@ -142,8 +175,19 @@ fn nests_split_a_flattened_transpose_and_refuse_what_cannot_be_affine() {
 fn a_never_valid_index_is_zero() {
     // A flattened transpose, padded, then shrunk to the padding only, then
     // reshaped: the validity is false everywhere, and the index emits nothing.
-    let s = ViewStack::new(&[4, 6]).unwrap().permute(&[1, 0]).unwrap().reshape(&[24]).unwrap();
-    let s = s.pad(&[(0, 12)]).unwrap().shrink(&[(24, 36)]).unwrap().reshape(&[3, 4]).unwrap();
+    let s = ViewStack::new(&[4, 6])
+        .unwrap()
+        .permute(&[1, 0])
+        .unwrap()
+        .reshape(&[24])
+        .unwrap();
+    let s = s
+        .pad(&[(0, 12)])
+        .unwrap()
+        .shrink(&[(24, 36)])
+        .unwrap()
+        .reshape(&[3, 4])
+        .unwrap();
     for k in [
         codegen::stack(&s, Input::Coords).unwrap(),
         codegen::stack(&s, Input::Linear).unwrap(),
@@ -151,7 +195,12 @@ fn a_never_valid_index_is_zero() {
         codegen::split(&s, Input::Coords).unwrap(),
     ] {
         assert_eq!(k.nodes()[k.index() as usize], Node::Const(0), "{:?}", k.c());
-        assert_eq!(k.nodes()[k.valid() as usize], Node::Bool(false), "{:?}", k.c());
+        assert_eq!(
+            k.nodes()[k.valid() as usize],
+            Node::Bool(false),
+            "{:?}",
+            k.c()
+        );
         assert_eq!(k.div_mod_count(), 0);
         for i in 0..k.vars().iter().map(|v| v.extent).product::<i64>() {
             let at = common::digits(i, &k.vars().iter().map(|v| v.extent).collect::<Vec<_>>());

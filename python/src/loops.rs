@@ -71,7 +71,11 @@ impl PyLoopNest {
     }
 
     fn __repr__(&self) -> String {
-        format!("LoopNest(shape={:?}, loops={:?})", self.inner.shape(), self.loops())
+        format!(
+            "LoopNest(shape={:?}, loops={:?})",
+            self.inner.shape(),
+            self.loops()
+        )
     }
 }
 
