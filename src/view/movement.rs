@@ -334,7 +334,8 @@ impl Cursor<'_> {
         }
     }
 
-    fn int(&mut self) -> Result<i64> {
+    /// The text of an optionally signed run of digits, and where it starts.
+    fn number(&mut self) -> Result<(&str, usize)> {
         self.skip_space();
         let start = self.pos;
         let rest = &self.text[start..];
@@ -344,23 +345,25 @@ impl Cursor<'_> {
             self.pos += sign;
             return Err(self.error("an integer", self.peek()));
         }
-        let v = rest[..sign + digits]
-            .parse::<i64>()
-            .map_err(|_| self.error("an integer within i64", rest.chars().next()))?;
         self.pos += sign + digits;
-        Ok(v)
+        Ok((&rest[..sign + digits], start))
+    }
+
+    fn int(&mut self) -> Result<i64> {
+        let (text, start) = self.number()?;
+        text.parse().map_err(|_| Error::Parse {
+            pos: start,
+            expected: "an integer within i64",
+            found: text.chars().next(),
+        })
     }
 
     fn axis(&mut self) -> Result<usize> {
-        let at = {
-            self.skip_space();
-            self.pos
-        };
-        let v = self.int()?;
-        usize::try_from(v).map_err(|_| Error::Parse {
-            pos: at,
-            expected: "a non-negative axis",
-            found: Some('-'),
+        let (text, start) = self.number()?;
+        text.parse().map_err(|_| Error::Parse {
+            pos: start,
+            expected: "an axis (a non-negative integer)",
+            found: text.chars().next(),
         })
     }
 
