@@ -302,7 +302,7 @@ impl Cursor<'_> {
     fn string(&mut self) -> Result<&str> {
         self.eat('"', "'\"'")?;
         let rest = &self.text[self.pos..];
-        let len = rest.find('"').ok_or_else(|| Error::Parse {
+        let len = rest.find('"').ok_or(Error::Parse {
             pos: self.text.len(),
             expected: "'\"'",
             found: None,
