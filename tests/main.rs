@@ -13,6 +13,7 @@ mod edge_cases;
 mod layout_props;
 mod loop_nest;
 mod merge_props;
+mod movement;
 mod no_alloc;
 mod stream_props;
 mod swizzle_props;
