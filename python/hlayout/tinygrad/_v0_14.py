@@ -101,7 +101,9 @@ def _stack(base, ops):
 @functools.lru_cache(maxsize=4096)
 def _kernels(in_shape, ops):
     """Per dimension of ``in_shape``: ``None`` (extent 1: coordinate 0) or the
-    (nodes, roots) of the chain's kernel reading coordinate ``j``."""
+    (nodes, roots) of the chain's kernel reading coordinate ``j``; then the
+    (nodes, roots) of a kernel whose validity is the chain's (the last
+    coordinate's, or, when every extent is 1, the contiguous reading's)."""
     out = []
     for j, n in enumerate(in_shape):
         if n == 1:
@@ -110,7 +112,11 @@ def _kernels(in_shape, ops):
         strides = tuple(1 if k == j else 0 for k in range(len(in_shape)))
         k = _stack(_hl.Layout(tuple(in_shape), strides), ops).kernel("coords")
         out.append((k.nodes, k.roots))
-    return tuple(out)
+    last = next((x for x in reversed(out) if x is not None), None)
+    if last is None:  # the validity does not depend on the base's strides
+        k = _stack(_hl.Layout.row_major(tuple(in_shape)), ops).kernel("coords")
+        last = (k.nodes, k.roots)
+    return tuple(out), last
 
 
 def _reachable(nodes, roots):
@@ -179,29 +185,42 @@ def _to_uops(nodes, roots, xs, UOp, dtypes):
     return [v[r] for r in roots]
 
 
-def _index_uops(in_shape, top, ops):
-    """The index UOps of ``in_shape`` read through ``ops`` at the top UOps."""
+def _gate(rngs):
+    """The conjunction of the distinct validities of ``rngs`` (None: always)."""
+    valid, seen = None, set()
+    for t in rngs:
+        g = t.get_valid()
+        if not (g.op.name == "CONST" and g.arg is True) and g not in seen:
+            seen.add(g)
+            valid = g if valid is None else valid & g
+    return valid
+
+
+def _index_uops(in_shape, top, ops, rngs, pads):
+    """The index UOps of ``in_shape`` read through ``ops`` at the top UOps.
+
+    Only a pad adds validity: for any other op (``pads`` false) the validity
+    is the incoming ``rngs``' own, the very UOps (a pad's gate, which tinygrad
+    keeps as a ``WHERE`` on the padded value, is then shared, not written a
+    second way); after a pad it is hlayout's for the whole chain."""
     from tinygrad.dtype import dtypes
     from tinygrad.uop.ops import UOp
 
-    kernels = _kernels(in_shape, ops)
+    kernels, checked = _kernels(in_shape, ops)
     xs = [t.get_idx() for t in top]
-    valid = None
-    for t in top:
-        g = t.get_valid()
-        if not (g.op.name == "CONST" and g.arg is True):
-            valid = g if valid is None else valid & g
-    coords, chain_valid = [], None
+    valid = _gate(top if pads else rngs)
+    coords = []
     for kern in kernels:
         if kern is None:
             coords.append(UOp.const(0, dtypes.weakint))
             continue
         nodes, roots = kern
-        idx, ok = _to_uops(nodes, roots, xs, UOp, dtypes)
-        coords.append(idx)
-        chain_valid = ok
-    if chain_valid is not None and not (chain_valid.op.name == "CONST" and chain_valid.arg is True):
-        valid = chain_valid if valid is None else valid & chain_valid
+        coords.append(_to_uops(nodes, roots[:1], xs, UOp, dtypes)[0])
+    if pads:
+        nodes, roots = checked
+        chain_valid = _to_uops(nodes, roots[1:], xs, UOp, dtypes)[0]
+        if not (chain_valid.op.name == "CONST" and chain_valid.arg is True):
+            valid = chain_valid if valid is None else valid & chain_valid
     if valid is None:
         return tuple(coords)
     return tuple(c.valid(valid) for c in coords)
@@ -223,7 +242,7 @@ def _apply_movement_op(op, in_shape, arg, rngs):
     else:
         top, top_shape = rngs, out_shape
     try:
-        result = _index_uops(tuple(in_shape), top, ops)
+        result = _index_uops(tuple(in_shape), top, ops, rngs, op.name == "PAD")
     except _hl.HlayoutError:
         return original(op, in_shape, arg, rngs)
     if len(_CHAINS) >= _MAX_CHAINS:
