@@ -60,7 +60,7 @@ pub struct Access {
 impl Access {
     /// The index's coefficient of each loop variable.
     ///
-    /// See the [module documentation](self) for an example.
+    /// See [`loop_nest`] for an example.
     pub fn strides(&self) -> &[i64] {
         &self.strides
     }
@@ -91,7 +91,7 @@ impl Access {
 }
 
 /// A refinement of the output loops in which every view read is affine (see
-/// the [module documentation](self)).
+/// [`loop_nest`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoopNest {
     shape: Vec<i64>,
@@ -115,7 +115,7 @@ impl LoopNest {
 
     /// The loops' extents, outermost first.
     ///
-    /// See the [module documentation](self) for an example.
+    /// See [`loop_nest`] for an example.
     pub fn extents(&self) -> Vec<i64> {
         self.loops.iter().map(|l| l.extent).collect()
     }
@@ -136,7 +136,7 @@ impl LoopNest {
     /// # Panics
     /// When `k` is not the position of a view given.
     ///
-    /// See the [module documentation](self) for an example.
+    /// See [`loop_nest`] for an example.
     pub fn access(&self, k: usize) -> &Access {
         &self.accesses[k]
     }
@@ -155,7 +155,7 @@ impl LoopNest {
     /// The output coordinate of loop point `at` (one value per loop):
     /// dimension `d`'s coordinate is `Σ weight·v` over its loops.
     ///
-    /// See the [module documentation](self) for an example.
+    /// See [`loop_nest`] for an example.
     pub fn coords(&self, at: &[i64]) -> Vec<i64> {
         let mut out = vec![0i64; self.shape.len()];
         for (l, &v) in self.loops.iter().zip(at) {
@@ -166,7 +166,7 @@ impl LoopNest {
 
     /// View `k`'s offset at loop point `at`, `None` where it is invalid.
     ///
-    /// See the [module documentation](self) for an example.
+    /// See [`loop_nest`] for an example.
     pub fn eval(&self, k: usize, at: &[i64]) -> Option<i64> {
         let a = &self.accesses[k];
         let dot = |c: &[i64]| c.iter().zip(at).map(|(x, y)| x * y).sum::<i64>();
@@ -179,7 +179,7 @@ impl LoopNest {
 
     /// Every loop point, the outermost loop slowest (row-major).
     ///
-    /// See the [module documentation](self) for an example.
+    /// See [`loop_nest`] for an example.
     pub fn points(&self) -> impl Iterator<Item = Vec<i64>> + '_ {
         let ext = self.extents();
         let total: i64 = ext.iter().product();
@@ -334,10 +334,15 @@ fn affine(v: &View) -> Result<Affine> {
 /// (e.g. one as `(2,3)`, the other as `(3,2)`); [`Error::Overflow`] past
 /// `i64`.
 ///
-/// See the [module documentation](self) for an example; two views:
+/// A flattened transpose: one loop of 24 needs `i / 4` and `i % 4`; the nest
+/// splits it into loops of 6 and 4, in which the index is `v0 + 6·v1`. With
+/// a second view split `(2,12)`, the nest is `(6,2,2)`:
 ///
 /// ```
 /// use hlayout::ViewStack;
+/// let s = ViewStack::new(&[4, 6])?.permute(&[1, 0])?.reshape(&[24])?;
+/// let nest = hlayout::codegen::loop_nest(&[&s.views()[0]])?;
+/// assert_eq!((nest.extents(), nest.access(0).strides()), (vec![6, 4], &[1, 6][..]));
 /// let a = ViewStack::new(&[4, 6])?.permute(&[1, 0])?.reshape(&[24])?;
 /// let b = ViewStack::new(&[2, 12])?.permute(&[1, 0])?.reshape(&[24])?;
 /// let (a, b) = (&a.views()[0], &b.views()[0]);
