@@ -15,6 +15,7 @@ mod merge_props;
 mod no_alloc;
 mod stream_props;
 mod swizzle_props;
+mod symbolic;
 mod view_cases;
 mod view_props;
 mod views_agree;
