@@ -371,3 +371,101 @@ fn compose_census_over_random_abstractions() {
     eprintln!("compose census: {census:?}");
     assert!(census.answered > 300, "{census:?}");
 }
+
+/// Checks a symbolic operation on layout texts (over N) against the
+/// concrete one at every allowed binding: an answer agrees as a function
+/// wherever the concrete operation answers, and the concrete operation
+/// answers at every binding. Returns whether the symbolic one answered.
+fn check_unary(
+    what: &str,
+    texts: &[&str],
+    s: &mut Symbols,
+    sym: impl Fn(&[SymLayout], &Symbols) -> hlayout::Result<SymLayout>,
+    conc: impl Fn(&[Layout], i64) -> hlayout::Result<Layout>,
+) -> Option<bool> {
+    let ls: Vec<SymLayout> = texts
+        .iter()
+        .map(|t| SymLayout::parse(t, s))
+        .collect::<hlayout::Result<_>>()
+        .ok()?;
+    match sym(&ls, s) {
+        Ok(r) => {
+            for n in allowed(s) {
+                let bound: Vec<Layout> = ls.iter().map(|l| l.bind(s, &[n]).unwrap()).collect();
+                let want = conc(&bound, n).unwrap_or_else(|e| {
+                    panic!("{what} {texts:?} = {} over N, refused at N={n}: {e}", r.show(s))
+                });
+                let got = r.bind(s, &[n]).unwrap();
+                assert_eq!(values(&got), values(&want), "{what} {texts:?} = {} at N={n} vs {want}", r.show(s));
+                assert_eq!(got.shape().rank(), want.shape().rank(), "{what} {texts:?} at N={n}");
+            }
+            Some(true)
+        }
+        Err(Error::NeedsFacts { .. }) => Some(false),
+        Err(e) => panic!("{what} {texts:?}: {e} is not a refusal naming facts"),
+    }
+}
+
+/// Random flat layout text with one leaf (or none) replaced by N, and N's
+/// assumptions: multiples of a divisor of the replaced value around it.
+fn abstracted() -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize, bool, i64, i64, usize)> {
+    (flat(3), 0usize..3, any::<bool>(), 0i64..3, 0i64..3, 0usize..4)
+        .prop_map(|((s, d), k, st, lo, hi, dp)| (s, d, k, st, lo, hi, dp))
+}
+
+fn n_for(v: i64, below: i64, above: i64, div_pick: usize) -> Option<Symbols> {
+    if v < 1 || below + above == 0 {
+        return None;
+    }
+    let divs: Vec<i64> = (1..=v).filter(|d| v % d == 0).collect();
+    let d = divs[div_pick % divs.len()];
+    let mut s = Symbols::new();
+    s.assume("N", Assume { min: (v - below * d).max(1), max: v + above * d, divisible_by: d }).ok()?;
+    Some(s)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #[test]
+    fn complement_over_a_symbol_agrees_with_the_concrete_algebra(
+        (sh, st, k, is_stride, below, above, dp) in abstracted(), cot in 1i64..=40, sym_cot in any::<bool>(),
+    ) {
+        let k = k % sh.len();
+        let v = if sym_cot { cot } else if is_stride { st[k] } else { sh[k] };
+        let Some(mut s) = n_for(v, below, above, dp) else { return Ok(()) };
+        let t = text(&sh, &st, (!sym_cot).then_some((k, is_stride)));
+        let cot_text = if sym_cot { "N".to_string() } else { cot.to_string() };
+        let m = s.parse(&cot_text).unwrap();
+        check_unary("complement", &[&t], &mut s,
+            |l, s| l[0].complement(&m, s),
+            |l, n| l[0].complement(if sym_cot { n } else { cot }));
+    }
+}
+
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #[test]
+    fn divide_and_product_over_a_symbol_agree_with_the_concrete_algebra(
+        (sh, st, k, is_stride, below, above, dp) in abstracted(), (tb_s, tb_d) in flat(2), in_a in any::<bool>(), product in any::<bool>(),
+    ) {
+        let k = k % if in_a { sh.len() } else { tb_s.len() };
+        let v = match (in_a, is_stride) {
+            (true, true) => st[k],
+            (true, false) => sh[k],
+            (false, true) => tb_d[k],
+            (false, false) => tb_s[k],
+        };
+        let Some(mut s) = n_for(v, below, above, dp) else { return Ok(()) };
+        let spot = Some((k, is_stride));
+        let ta = text(&sh, &st, if in_a { spot } else { None });
+        let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
+        if product {
+            check_unary("logical_product", &[&ta, &tb], &mut s,
+                |l, s| l[0].logical_product(&l[1], s), |l, _| l[0].logical_product(&l[1]));
+        } else {
+            check_unary("logical_divide", &[&ta, &tb], &mut s,
+                |l, s| l[0].logical_divide(&l[1], s), |l, _| l[0].logical_divide(&l[1]));
+        }
+    }
+}

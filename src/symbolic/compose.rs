@@ -19,10 +19,11 @@
 //! Cost: O(leaves(A)·leaves(B)) polynomial operations and prover calls.
 
 use super::coalesce::{coalesce_leaves, is_one};
+use super::complement::exact;
 use super::layout::SymLayout;
 use super::need::Needs;
 use super::poly::Poly;
-use super::prove::{Fact, Truth};
+use super::prove::Fact;
 use super::symbols::Symbols;
 use crate::error::Result;
 use crate::tuple::{Profile, Tok};
@@ -163,22 +164,6 @@ pub(crate) fn concrete(op: &'static str, e: crate::Error) -> crate::Error {
     }
 }
 
-/// `n / d` as a polynomial, or the refusal saying why not.
-fn quotient(n: &Poly, d: &Poly, needs: &mut Needs<'_>) -> Result<Poly> {
-    if let Some(q) = n.div_exact(d) {
-        return Ok(q);
-    }
-    let fact = Fact::divides(d, n);
-    if needs.syms.prove(&fact) == Truth::Refuted {
-        return Err(needs.refuse(format!("{} is false for every allowed value", fact.show(needs.syms))));
-    }
-    let (sn, sd) = (needs.syms.show(n), needs.syms.show(d));
-    Err(needs.refuse(format!(
-        "the quotient ({sn})/({sd}) is not a polynomial with integer coefficients \
-         (write a symbol that {sd} divides as a multiple, e.g. {sd}*K)"
-    )))
-}
-
 /// The sub-leaves (slowest first) replacing B's leaf `b:β`.
 fn leaf(
     radix: &Radix,
@@ -205,7 +190,7 @@ fn leaf(
     while j < n && !needs.branch_lt(beta, &radix.place[j + 1])? {
         j += 1;
     }
-    let r = quotient(beta, &radix.place[j], needs)?;
+    let r = exact(beta, &radix.place[j], needs)?;
     if j == n {
         spans.push(Span { start: n, end: n, b: b.clone(), beta: beta.clone() });
         return Ok(vec![(b.clone(), radix.head.mul(&r)?)]);
@@ -215,9 +200,9 @@ fn leaf(
         spans.push(Span { start: j, end: j, b: b.clone(), beta: beta.clone() });
         return Ok(vec![(b.clone(), radix.alpha[j].mul(&r)?)]);
     }
-    let e0 = quotient(&radix.place[j + 1], beta, needs)?;
+    let e0 = exact(&radix.place[j + 1], beta, needs)?;
     let mut out = vec![(e0.clone(), radix.alpha[j].mul(&r)?)];
-    let mut rest = quotient(b, &e0, needs)?;
+    let mut rest = exact(b, &e0, needs)?;
     let mut m = j + 1;
     loop {
         if m == n {
@@ -229,7 +214,7 @@ fn leaf(
             break;
         }
         out.push((radix.a[m].clone(), radix.alpha[m].clone()));
-        rest = quotient(&rest, &radix.a[m], needs)?;
+        rest = exact(&rest, &radix.a[m], needs)?;
         m += 1;
     }
     spans.push(Span { start: j, end: m, b: b.clone(), beta: beta.clone() });

@@ -36,6 +36,7 @@
 //! ```
 
 mod coalesce;
+mod complement;
 mod compose;
 mod layout;
 mod mono;
