@@ -36,10 +36,10 @@ impl SymLayout {
     /// let tile = SymLayout::parse("(4,8):(8*K,1)", &mut s).unwrap();
     /// let m = s.parse("32*K").unwrap();
     /// let c = tile.complement(&m, &s).unwrap();
-    /// assert_eq!(c.show(&s).to_string(), "(8,K):(4*K,8)");
+    /// assert_eq!(c.show(&s).to_string(), "K:8"); // the other tile origins: K of them, 8 apart
     /// ```
     pub fn complement(&self, cotarget: &Poly, syms: &Symbols) -> Result<SymLayout> {
-        let l = self.fixed(syms);
+        let l = &*self.fixed(syms);
         let cotarget = syms.fix(cotarget);
         if let (Some(c), Some(m)) = (l.to_layout(), cotarget.as_const()) {
             return c
@@ -96,7 +96,7 @@ impl SymLayout {
     /// ```
     /// use hlayout::symbolic::{SymLayout, Symbols};
     /// let mut s = Symbols::new();
-    /// let row = SymLayout::parse("(64*T):1", &mut s).unwrap();
+    /// let row = SymLayout::parse("64*T:1", &mut s).unwrap();
     /// let tile = SymLayout::parse("64:1", &mut s).unwrap();
     /// let d = row.logical_divide(&tile, &s).unwrap();
     /// assert_eq!(d.show(&s).to_string(), "(T,64):(64,1)");
@@ -115,8 +115,9 @@ impl SymLayout {
     /// [`Error::NeedsFacts`](crate::Error::NeedsFacts).
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
     /// let mut s = Symbols::new();
+    /// s.assume("N", Assume { min: 2, ..Assume::default() }).unwrap();
     /// let a = SymLayout::parse("N:1", &mut s).unwrap();
     /// let p = a.logical_product(&SymLayout::parse("3:2", &mut s).unwrap(), &s).unwrap();
     /// assert_eq!(p.show(&s).to_string(), "(3,N):(2*N,1)");

@@ -109,7 +109,7 @@ impl SymLayout {
     /// assert!(row.compose(&cols, &s).is_ok());
     /// ```
     pub fn compose(&self, b: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
-        let (a, b) = (&self.fixed(syms), &b.fixed(syms));
+        let (a, b) = (&*self.fixed(syms), &*b.fixed(syms));
         if let (Some(a), Some(bl)) = (a.to_layout(), b.to_layout()) {
             return a.compose(&bl).map(|r| SymLayout::from_layout(&r)).map_err(|e| concrete("compose", e));
         }
@@ -123,7 +123,9 @@ impl SymLayout {
         carries(&radix, &spans, &mut needs)?;
         needs.finish("the composition's structure")?;
         let r = assemble(b.profile(), parts);
-        r.validate(syms)?;
+        // R's extents are B's split by exact quotients (each ≥ 1 by the
+        // walk's conditions) and its size is B's: only its span is new.
+        r.validate_parts(syms, false)?;
         Ok(r)
     }
 
@@ -139,7 +141,7 @@ impl SymLayout {
     /// use hlayout::symbolic::{SymLayout, Symbols};
     /// let mut s = Symbols::new();
     /// let t = SymLayout::parse("(N,8):(1,N)", &mut s).unwrap(); // a transpose
-    /// let flat = SymLayout::parse("(8*N):0", &mut s).unwrap();
+    /// let flat = SymLayout::parse("8*N:0", &mut s).unwrap();
     /// assert_eq!(t.reshape(&flat, &s).unwrap().show(&s).to_string(), "((N,8)):((1,N))");
     /// ```
     pub fn reshape(&self, shape: &SymLayout, syms: &Symbols) -> Result<SymLayout> {

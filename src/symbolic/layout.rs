@@ -47,8 +47,11 @@ impl SymLayout {
     /// `i64`.
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
     /// let mut s = Symbols::new();
+    /// // B and S up to 2^31 - 1 (the default): 128*B*S may leave i64.
+    /// assert!(SymLayout::parse("(B,S,128):(128*S,128,1)", &mut s).is_err());
+    /// s.assume("S", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
     /// assert!(SymLayout::parse("(B,S,128):(128*S,128,1)", &mut s).is_ok());
     /// assert!(SymLayout::parse("N-1:1", &mut s).is_err()); // N = 1 gives extent 0
     /// assert!(SymLayout::parse("(N,4):(1)", &mut s).is_err());
@@ -100,12 +103,15 @@ impl SymLayout {
 
     /// The layout with every fixed symbol (`min = max` after rounding to its
     /// divisor) replaced by its value.
-    pub(crate) fn fixed(&self, syms: &Symbols) -> SymLayout {
-        SymLayout {
+    pub(crate) fn fixed(&self, syms: &Symbols) -> std::borrow::Cow<'_, SymLayout> {
+        if !syms.has_fixed() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        std::borrow::Cow::Owned(SymLayout {
             profile: self.profile.clone(),
             shape: self.shape.iter().map(|p| syms.fix(p)).collect(),
             stride: self.stride.iter().map(|p| syms.fix(p)).collect(),
-        }
+        })
     }
 
     /// The concrete layout as a symbolic one (constant leaves).
@@ -226,16 +232,26 @@ impl SymLayout {
     /// let err = SymLayout::parse("(N,M,K):(1,1,1)", &mut s).unwrap_err();
     /// assert!(err.to_string().contains("needs N*M*K <= 9223372036854775807"), "{err}");
     /// s.assume("K", Assume { max: 64, ..Assume::default() }).unwrap();
+    /// s.assume("M", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
     /// assert!(SymLayout::parse("(N,M,K):(1,1,1)", &mut s).is_ok());
     /// ```
     pub fn validate(&self, syms: &Symbols) -> Result<()> {
+        self.validate_parts(syms, true)
+    }
+
+    /// [`SymLayout::validate`]; `extents: false` skips the extents, for
+    /// results whose extents are positive by construction (and whose size
+    /// is an operand's).
+    pub(crate) fn validate_parts(&self, syms: &Symbols, extents: bool) -> Result<()> {
         for p in self.shape.iter().chain(&self.stride) {
             syms.check(p)?;
         }
         let mut needs = Needs::new(syms, "layout");
         let mut span = Poly::zero();
         for (s, d) in self.shape.iter().zip(&self.stride) {
-            needs.require(Fact::ge(s, &Poly::constant(1))?)?;
+            if extents {
+                needs.require(Fact::ge(s, &Poly::constant(1))?)?;
+            }
             let reach = s.sub(&Poly::constant(1))?.mul(d)?;
             let nonneg = needs.branch_nonneg(d.clone())?;
             span = if nonneg {
@@ -244,7 +260,9 @@ impl SymLayout {
                 span.sub(&reach)?
             };
         }
-        needs.require(Fact::at_most(&self.size()?, i64::MAX))?;
+        if extents {
+            needs.require(Fact::at_most(&self.size()?, i64::MAX))?;
+        }
         needs.require(Fact::at_most(&span, i64::MAX))?;
         needs.finish("a valid layout (extents >= 1, size and span within i64)")
     }
@@ -255,8 +273,10 @@ impl SymLayout {
     /// [`Error::Overflow`] when a leaf leaves `i64`; those of [`Layout::new`].
     ///
     /// ```
-    /// let mut s = hlayout::symbolic::Symbols::new();
-    /// let l = hlayout::symbolic::SymLayout::parse("(N,4):(4*N,1)", &mut s).unwrap();
+    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
+    /// let mut s = Symbols::new();
+    /// s.assume("N", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
+    /// let l = SymLayout::parse("(N,4):(4*N,1)", &mut s).unwrap();
     /// assert_eq!(l.bind(&s, &[2]).unwrap().to_string(), "(2,4):(8,1)");
     /// ```
     pub fn bind(&self, _syms: &Symbols, values: &[i64]) -> Result<Layout> {

@@ -298,7 +298,7 @@ impl Symbols {
     pub fn prove(&self, fact: &Fact) -> Truth {
         match fact {
             Fact::NonNeg(p) => {
-                let p = self.fix(p);
+                let p = self.fix_cow(p);
                 let iv = self.interval(&p);
                 if iv.lo.is_some_and(|l| l >= 0) {
                     Truth::Proved
@@ -309,7 +309,7 @@ impl Symbols {
                 }
             }
             Fact::Zero(p) => {
-                let p = self.fix(p);
+                let p = self.fix_cow(p);
                 if p.is_zero() {
                     return Truth::Proved;
                 }
@@ -325,7 +325,7 @@ impl Symbols {
                 }
             }
             Fact::AtMost { p, bound } => {
-                let iv = self.interval(&self.fix(p));
+                let iv = self.interval(&self.fix_cow(p));
                 let b = *bound as i128;
                 if iv.hi.is_some_and(|h| h <= b) {
                     Truth::Proved
@@ -423,13 +423,32 @@ impl Symbols {
 
     /// `p` with every fixed symbol (`lowest = highest`) replaced by its value.
     pub(crate) fn fix(&self, p: &Poly) -> Poly {
-        let fixed = |f: u8| {
-            let (l, h) = self.range(f);
-            (l == h).then_some(l)
-        };
-        if !p.terms().iter().any(|t| t.0.factors().any(|f| fixed(f).is_some())) {
-            return p.clone();
+        match self.fix_cow(p) {
+            std::borrow::Cow::Borrowed(p) => p.clone(),
+            std::borrow::Cow::Owned(p) => p,
         }
+    }
+
+    /// [`Symbols::fix`] without a copy when no symbol of `p` is fixed.
+    pub(crate) fn fix_cow<'p>(&self, p: &'p Poly) -> std::borrow::Cow<'p, Poly> {
+        if !self.has_fixed() || !p.terms().iter().any(|t| t.0.factors().any(|f| self.fixed(f).is_some())) {
+            return std::borrow::Cow::Borrowed(p);
+        }
+        std::borrow::Cow::Owned(self.substitute_fixed(p))
+    }
+
+    fn fixed(&self, f: u8) -> Option<i64> {
+        let (l, h) = self.range(f);
+        (l == h).then_some(l)
+    }
+
+    /// `true` when some symbol has a single allowed value.
+    pub(crate) fn has_fixed(&self) -> bool {
+        (0..self.len() as u8).any(|f| self.fixed(f).is_some())
+    }
+
+    fn substitute_fixed(&self, p: &Poly) -> Poly {
+        let fixed = |f: u8| self.fixed(f);
         let mut terms = Vec::with_capacity(p.terms().len());
         for &(m, c) in p.terms() {
             let (mut mono, mut coef) = (Mono::ONE, Some(c));
