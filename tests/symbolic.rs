@@ -662,3 +662,40 @@ fn two_symbols_compose_and_a_forced_refusal() {
     }
     panic!("every binding composes, yet {err}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(800))]
+    #[test]
+    fn divides_and_products_by_mode_agree_with_the_concrete_algebra(
+        (sh, st) in prop::collection::vec((1i64..=8, 0i64..=16), 2..=3).prop_map(|v| v.into_iter().unzip::<_, _, Vec<i64>, Vec<i64>>()),
+        tiles in prop::collection::vec((1i64..=4, 1i64..=3), 1..=2),
+        k in 0usize..3, is_stride in any::<bool>(), below in 0i64..3, above in 0i64..3, dp in 0usize..4, how in 0usize..5,
+    ) {
+        let k = k % sh.len();
+        let v = if is_stride { st[k] } else { sh[k] };
+        let Some(mut s) = n_for(v, below, above, dp) else { return Ok(()) };
+        let ta = text(&sh, &st, Some((k, is_stride)));
+        let tt: Vec<String> = tiles.iter().map(|(e, d)| format!("{e}:{d}")).collect();
+        let mut texts: Vec<&str> = vec![&ta];
+        texts.extend(tt.iter().map(String::as_str));
+        use hlayout::algebra::Tiler;
+        let sym = |l: &[SymLayout], s: &Symbols| match how {
+            0 => l[0].logical_divide_by(&l[1..], s),
+            1 => l[0].zipped_divide_by(&l[1..], s),
+            2 => l[0].tiled_divide_by(&l[1..], s),
+            3 => l[0].flat_divide_by(&l[1..], s),
+            _ => l[0].logical_product_by(&l[1..], s),
+        };
+        let conc = |l: &[Layout], _: i64| {
+            let t = Tiler::Modes(l[1..].to_vec());
+            match how {
+                0 => l[0].logical_divide_by(&l[1..]),
+                1 => l[0].zipped_divide(&t),
+                2 => l[0].tiled_divide(&t),
+                3 => l[0].flat_divide(&t),
+                _ => l[0].logical_product_by(&l[1..]),
+            }
+        };
+        check_unary("by mode", &texts, &mut s, sym, conc);
+    }
+}
