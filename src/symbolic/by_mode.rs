@@ -28,8 +28,10 @@ impl SymLayout {
     /// The top-level modes (an integer layout is one mode).
     ///
     /// ```
-    /// let mut s = hlayout::symbolic::Symbols::new();
-    /// let l = hlayout::symbolic::SymLayout::parse("(N,(4,M)):(1,(N,4*N))", &mut s).unwrap();
+    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
+    /// let mut s = Symbols::new();
+    /// s.assume("M", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
+    /// let l = SymLayout::parse("(N,(4,M)):(1,(N,4*N))", &mut s).unwrap();
     /// let m: Vec<String> = l.modes().iter().map(|m| m.show(&s).to_string()).collect();
     /// assert_eq!(m, ["N:1", "(4,M):(N,4*N)"]);
     /// ```
@@ -51,8 +53,9 @@ impl SymLayout {
     /// [`Error::ProfileTooLong`]; those of [`SymLayout::logical_divide`].
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
     /// let mut s = Symbols::new();
+    /// s.assume("Kt", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
     /// let a = SymLayout::parse("(128*Mt,32*Kt):(32*Kt,1)", &mut s).unwrap();
     /// let t = [SymLayout::parse("128:1", &mut s).unwrap(), SymLayout::parse("32:1", &mut s).unwrap()];
     /// let d = a.logical_divide_by(&t, &s).unwrap();
@@ -68,8 +71,9 @@ impl SymLayout {
     /// Those of [`SymLayout::logical_divide_by`].
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
     /// let mut s = Symbols::new();
+    /// s.assume("Kt", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
     /// let a = SymLayout::parse("(128*Mt,32*Kt):(32*Kt,1)", &mut s).unwrap();
     /// let t = [SymLayout::parse("128:1", &mut s).unwrap(), SymLayout::parse("32:1", &mut s).unwrap()];
     /// let d = a.zipped_divide_by(&t, &s).unwrap();

@@ -149,8 +149,10 @@ impl SymLayout {
     /// [`Error::Overflow`]; [`Error::LimitExceeded`] (`max_degree`).
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
     /// let mut s = Symbols::new();
+    /// s.assume("H", Assume { max: 128, ..Assume::default() }).unwrap();
+    /// s.assume("S", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
     /// let l = SymLayout::parse("(B,(S,H)):(0,(0,0))", &mut s).unwrap();
     /// let r = SymLayout::row_major(&l).unwrap();
     /// assert_eq!(r.show(&s).to_string(), "(B,(S,H)):(S*H,(H,1))");

@@ -164,6 +164,8 @@ pub fn check_name(name: &str) -> Result<()> {
 pub struct Symbols {
     names: Vec<String>,
     assume: Vec<Assume>,
+    /// `(lowest, highest)` of each symbol, kept with `assume`.
+    ranges: Vec<(i64, i64)>,
     limits: Limits,
 }
 
@@ -274,6 +276,7 @@ impl Symbols {
         }
         self.names.push(name.to_string());
         self.assume.push(Assume::default());
+        self.ranges.push((1, DEFAULT_SYMBOL_MAX));
         Ok((self.names.len() - 1) as u8)
     }
 
@@ -300,6 +303,8 @@ impl Symbols {
         }
         let id = self.intern(name)?;
         self.assume[id as usize] = a;
+        // `lowest` is some (checked above), so `highest` is too.
+        self.ranges[id as usize] = (a.lowest().unwrap_or(a.min), a.highest().unwrap_or(a.max));
         Ok(id)
     }
 
@@ -310,10 +315,9 @@ impl Symbols {
     /// let id = s.intern("N").unwrap();
     /// assert_eq!(s.range(id), (1, 2147483647));
     /// ```
+    #[inline]
     pub fn range(&self, id: u8) -> (i64, i64) {
-        let a = &self.assume[id as usize];
-        // Set only through `assume`, which refuses an empty range.
-        (a.lowest().unwrap_or(a.min), a.highest().unwrap_or(a.max))
+        self.ranges[id as usize]
     }
 
     /// Checks a polynomial against `max_terms` and `max_degree`.
