@@ -132,7 +132,8 @@ impl SymLayout {
         needs.finish("the composition's structure")?;
         let r = assemble(b.profile(), parts);
         // R's extents are B's split by exact quotients (each ≥ 1 by the
-        // walk's conditions) and its size is B's: only its span is new.
+        // walk's conditions); its size (B's, which a pair built by a
+        // divide has not had checked) and its span are.
         r.validate_parts(syms, false)?;
         Ok(r)
     }

@@ -258,8 +258,7 @@ impl SymLayout {
     }
 
     /// [`SymLayout::validate`]; `extents: false` skips the extents, for
-    /// results whose extents are positive by construction (and whose size
-    /// is an operand's).
+    /// results whose extents are positive by construction.
     pub(crate) fn validate_parts(&self, syms: &Symbols, extents: bool) -> Result<()> {
         for p in self.shape.iter().chain(&self.stride) {
             syms.check(p)?;
@@ -278,9 +277,7 @@ impl SymLayout {
                 span.sub(&reach)?
             };
         }
-        if extents {
-            needs.require(Fact::at_most(&self.size()?, i64::MAX))?;
-        }
+        needs.require(Fact::at_most(&self.size()?, i64::MAX))?;
         needs.require(Fact::at_most(&span, i64::MAX))?;
         needs.finish("a valid layout (extents >= 1, size and span within i64)")
     }
