@@ -10,7 +10,7 @@ fn t(shape: &[i64]) -> ViewStack {
 
 #[test]
 fn transpose_flatten_is_one_hierarchical_view() {
-    // Invariant: reshape nests instead of stacking. Witness: the design card's (10,10)^T -> (100,).
+    // Invariant: reshape nests instead of stacking. Witness: tinygrad PR #3988's (10,10)^T -> (100,).
     let s = t(&[10, 10])
         .permute(&[1, 0])
         .unwrap()

@@ -45,7 +45,7 @@ fn batch_answers_each_line_in_order_and_exits_zero() {
 
 #[test]
 fn show_prints_report_and_grid() {
-    // Invariant: show is the human view. Witness: seed 004's layout.
+    // Invariant: show is the human view. Witness: tinygrad PR #3988's layout.
     let out = hlayout()
         .args(["show", "(2,(2,2)):(2,(1,4))"])
         .output()
@@ -149,7 +149,7 @@ fn show_truncates_huge_layouts() {
 #[test]
 fn show_draws_svg_and_latex() {
     // Invariant: --svg and --latex print the library's drawings, exit 0;
-    // together they are bad usage. Witness: seed 004's layout.
+    // together they are bad usage. Witness: tinygrad PR #3988's layout.
     let text = "(2,(2,2)):(2,(1,4))";
     let l: hlayout::Layout = text.parse().unwrap();
     let out = hlayout().args(["show", "--svg", text]).output().unwrap();
