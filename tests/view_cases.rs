@@ -372,3 +372,113 @@ fn a_flip_leaves_the_constraints_in_canonical_form() {
     let got: Vec<i64> = s.offsets().map(|o| o.unwrap_or(-1)).collect();
     assert_eq!((s.shape(), got), (a.shape.clone(), a.data));
 }
+
+/// The leaf coordinates `x` of `v` at dimension coordinates `i`, by the rule
+/// `docs/views.md` states: each dimension's leaves are the row-major digits of
+/// `i_d` (plus the window's start when it has one).
+fn leaf_coords(v: &hlayout::View, i: &[i64]) -> Vec<i64> {
+    let ext = v.leaf_extents();
+    let mut x = vec![0; ext.len()];
+    for (d, &id) in i.iter().enumerate() {
+        let mut r = id + v.window(d).map_or(0, |w| w.start());
+        for k in v.dim_leaves(d).rev() {
+            x[k] = r.rem_euclid(ext[k]);
+            r = r.div_euclid(ext[k]);
+        }
+    }
+    x
+}
+
+#[test]
+fn view_text_form() {
+    // Invariant: the view text form and its x's are what docs/views.md ("The text form") says:
+    // x_k is leaf k's coordinate, the row-major digits of the dimension coordinates i_d that
+    // the kernel uses; offset + Σ stride_k·x_k and the constraints on x give the element.
+    // Witness: every row of that section's table.
+    use hlayout::codegen::{self, Input, Lang};
+    let pad = || t(&[4, 4]).pad(&[(1, 1), (0, 0)]).unwrap();
+    let tr = || {
+        t(&[10, 10])
+            .permute(&[1, 0])
+            .unwrap()
+            .reshape(&[100])
+            .unwrap()
+    };
+    let rows: [(ViewStack, &str, &str, &str); 7] = [
+        (
+            pad(),
+            "(6,4):(4,1)-4 if 1<=x0<5",
+            "i0 * 4 + i1 - 4",
+            "i0 >= 1 && i0 < 5",
+        ),
+        (
+            pad().reshape(&[24]).unwrap(),
+            "((6,4)):((4,1))-4 if 1<=x0<5",
+            "i0 - 4",
+            "i0 >= 4 && i0 < 20",
+        ),
+        (tr(), "((10,10)):((1,10))", "i0 * 10 - i0 / 10 * 99", "1"),
+        (
+            tr().pad(&[(1, 1)]).unwrap(),
+            "((10,10)):((1,10)) with d0 reading [-1,101) valid in [0,100)",
+            "i0 * 10 - (i0 + 9) / 10 * 99 + 89",
+            "i0 >= 1 && i0 < 101",
+        ),
+        (
+            t(&[2, 6])
+                .pad(&[(0, 0), (1, 1)])
+                .unwrap()
+                .reshape(&[2, 2, 4])
+                .unwrap(),
+            "(2,2,4):(6,4,1)-1 if 1<=4*x1+x2<7",
+            "i0 * 6 + i1 * 4 + i2 - 1",
+            "i1 * 4 + i2 >= 1 && i1 * 4 + i2 < 7",
+        ),
+        (
+            t(&[3, 4]).flip(&[true, false]).unwrap(),
+            "(3,4):(-4,1)+8",
+            "i1 - i0 * 4 + 8",
+            "1",
+        ),
+        (
+            tr().reshape(&[4, 25]).unwrap(),
+            "((10,10)):((1,10)) | (4,25):(25,1)",
+            "i0 * 250 + i1 * 10 - (i0 * 25 + i1) / 10 * 99",
+            "1",
+        ),
+    ];
+    for (s, text, index, valid) in rows {
+        assert_eq!(s.to_string(), text);
+        let k = codegen::stack(&s, Input::Coords).unwrap();
+        assert_eq!(
+            k.render(Lang::C),
+            (index.to_string(), valid.to_string()),
+            "{text}"
+        );
+        if s.views().len() != 1 {
+            continue;
+        }
+        let v = &s.views()[0];
+        let shape = s.shape();
+        for n in 0..s.size() {
+            let mut i = vec![0; shape.len()];
+            let mut r = n;
+            for (c, &e) in i.iter_mut().zip(&shape).rev() {
+                *c = r % e;
+                r /= e;
+            }
+            let x = leaf_coords(v, &i);
+            let dot = |a: &[i64]| a.iter().zip(&x).map(|(p, q)| p * q).sum::<i64>();
+            let windows_ok = (0..shape.len()).all(|d| {
+                v.window(d)
+                    .is_none_or(|w| (w.lo()..w.hi()).contains(&(i[d] + w.start())))
+            });
+            let ok = windows_ok
+                && v.constraints()
+                    .iter()
+                    .all(|c| (c.lo()..c.hi()).contains(&dot(c.coeffs())));
+            let want = ok.then(|| v.offset() + dot(v.leaf_strides()));
+            assert_eq!(s.eval(&i).unwrap(), want, "{text} at {i:?}");
+        }
+    }
+}
