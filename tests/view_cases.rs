@@ -482,3 +482,27 @@ fn view_text_form() {
         }
     }
 }
+
+#[test]
+fn concepts_movement_table() {
+    // Invariant: docs/concepts.md §4's table of movement ops is what the ops give.
+    // Witness: each row of the table on a 4x4 tensor (expand on 1x4).
+    let rows: [(ViewStack, &str); 7] = [
+        (t(&[4, 4]).reshape(&[2, 8]).unwrap(), "(2,8):(8,1)"),
+        (t(&[4, 4]).permute(&[1, 0]).unwrap(), "(4,4):(1,4)"),
+        (t(&[1, 4]).expand(&[3, 4]).unwrap(), "(3,4):(0,1)"),
+        (
+            t(&[4, 4]).pad(&[(1, 1), (0, 0)]).unwrap(),
+            "(6,4):(4,1)-4 if 1<=x0<5",
+        ),
+        (
+            t(&[4, 4]).shrink(&[(1, 3), (0, 4)]).unwrap(),
+            "(2,4):(4,1)+4",
+        ),
+        (t(&[4, 4]).flip(&[true, false]).unwrap(), "(4,4):(-4,1)+12"),
+        (t(&[4, 4]).stride(&[2, 1]).unwrap(), "(2,4):(8,1)"),
+    ];
+    for (s, text) in rows {
+        assert_eq!(s.to_string(), text);
+    }
+}
