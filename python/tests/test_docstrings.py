@@ -43,7 +43,7 @@ def test_readme_examples():
     pytest.importorskip("numpy")  # offsets print as NumPy arrays
     pytest.importorskip("tinygrad")
     blocks = readme_examples()
-    assert len(blocks) == 7  # the native API, flatten, kernels, swizzles, errors, pycute, tinygrad
+    assert len(blocks) >= 7  # the native API, flatten, kernels, swizzles, errors, pycute, tinygrad
     for block in blocks:  # every block is doctest-shaped, so none goes unchecked
         assert block.startswith(">>> "), block
     import hlayout.tinygrad
