@@ -20,7 +20,7 @@
 //! let v2 = FlatView::new(vec![3], vec![3], 3, None).unwrap();
 //! let v = merge(&v1, &v2).unwrap().unwrap();
 //! assert_eq!((v.strides(), v.offset()), (&[8][..], 3));
-//! // Seed 001: v1 = (10,3,3):(σ1,σ2,σ3), v2 = (6):(4) needs σ1 = 3σ2 as well.
+//! // The Lean formalisation's overflow example: v1 = (10,3,3):(σ1,σ2,σ3), v2 = (6):(4) needs σ1 = 3σ2 as well.
 //! let v1 = FlatView::new(vec![10, 3, 3], vec![2 * 2 + 3 * 5, 2, 5], 0, None).unwrap();
 //! let v2 = FlatView::new(vec![6], vec![4], 0, None).unwrap();
 //! assert_eq!(merge(&v1, &v2).unwrap(), None);
@@ -191,7 +191,7 @@ pub(crate) fn merge_within(
 /// assert_eq!(d.merged.unwrap().strides(), &[35]); // an "accidental" merge:
 /// assert_eq!(d.rule, Rule::Cancellation); // both carries are ⌊m/4⌋, defects ±41
 ///
-/// // Seed 001 with s = 4: the first carry pattern that could tell the defects
+/// // The overflow example (Lean formalisation) with s = 4: the first carry pattern that could tell the defects
 /// // apart (slope 2/5 between 1/3 and 4/9) needs 5 steps; v2 has 3.
 /// let v1 = FlatView::new(vec![10, 3, 3], vec![2 * 2 + 3 * 5, 2, 5], 0, None).unwrap();
 /// let v2 = FlatView::new(vec![4], vec![4], 0, None).unwrap();
