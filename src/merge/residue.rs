@@ -190,7 +190,10 @@ mod tests {
             let q = i128::from(2 + next(12));
             // Nested moduli (q | q·k), opposite defects: not affine in general.
             let k = i128::from(1 + next(4));
-            let members = [(q, i128::from(1 + next(5))), (q * k, -i128::from(1 + next(5)))];
+            let members = [
+                (q, i128::from(1 + next(5))),
+                (q * k, -i128::from(1 + next(5))),
+            ];
             let gs = groups(&g, &members);
             let truth = by_walk(&gs, &g);
             let cells = residue_cells(&gs, rank, q * k);
@@ -200,7 +203,11 @@ mod tests {
                     Outcome::Decided(affine, method) => {
                         assert_eq!(affine, truth, "{ext:?} {stride:?} {members:?}");
                         residues += usize::from(method == Method::Residues);
-                        let cost = if method == Method::Residues { cells } else { points };
+                        let cost = if method == Method::Residues {
+                            cells
+                        } else {
+                            points
+                        };
                         assert!(cost <= i128::from(budget));
                     }
                     Outcome::TooLarge(method, needed) => {
@@ -212,7 +219,10 @@ mod tests {
                 }
             }
         }
-        assert!(residues > 100 && too_large_residues > 100, "{residues} {too_large_residues}");
+        assert!(
+            residues > 100 && too_large_residues > 100,
+            "{residues} {too_large_residues}"
+        );
     }
 
     // Invariant: the sliding-window sumset equals the direct definition.
