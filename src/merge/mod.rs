@@ -58,7 +58,8 @@ pub const MAX_SPAN: i64 = 1 << 56;
 
 /// Most points the decision's last-resort walks visit (the enumeration of a
 /// valid set that no closed-form step settled, and the walk of the residue
-/// step when residues would cost more). Past it [`merge`] answers
+/// step when residues would cost more), and most cells its residue sets
+/// touch. Past it [`merge`] answers
 /// [`Error::BudgetExceeded`]: undecided, not
 /// refused. At ~10 ns per point that is about 0.2 s.
 pub const MAX_WALKED_POINTS: i64 = 1 << 24;
@@ -152,7 +153,8 @@ impl Decision {
 /// [`Error::Overflow`] when `first`'s size or either view's span exceeds
 /// [`MAX_SPAN`], or the merged view's offset leaves `i64`;
 /// [`Error::BudgetExceeded`] (undecided) when only a walk over more than
-/// [`MAX_WALKED_POINTS`] points could settle it.
+/// [`MAX_WALKED_POINTS`] points, or residue sets of more than that many
+/// cells, could settle it.
 ///
 /// ```
 /// use hlayout::{merge, FlatView};
@@ -275,7 +277,16 @@ fn decide_values(radix: &Digits, grid: &grid::Grid, budget: i64) -> Result<(bool
     match residue::decide(&groups, grid, budget) {
         residue::Outcome::Decided(affine, residue::Method::Residues) => Ok((affine, Rule::Residue)),
         residue::Outcome::Decided(affine, residue::Method::Walk) => Ok((affine, Rule::Enumeration)),
-        residue::Outcome::TooLarge(points) => Err(walk_too_long(points, budget)),
+        residue::Outcome::TooLarge(residue::Method::Walk, points) => {
+            Err(walk_too_long(points, budget))
+        }
+        residue::Outcome::TooLarge(residue::Method::Residues, cells) => {
+            Err(Error::BudgetExceeded {
+                what: "the merge decision's residue sets",
+                needed: i64::try_from(cells).unwrap_or(i64::MAX),
+                budget,
+            })
+        }
     }
 }
 
