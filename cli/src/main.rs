@@ -68,7 +68,7 @@ fn command() -> Command {
                 .arg(
                     Arg::new("svg")
                         .long("svg")
-                        .help("Print the offset grid as an SVG picture instead")
+                        .help("Print the offset grid as an SVG picture instead (as hlayout draw)")
                         .action(clap::ArgAction::SetTrue),
                 )
                 .arg(
@@ -270,7 +270,7 @@ fn main() -> ExitCode {
         Some(("show", m)) => {
             let text = m.get_one::<String>("LAYOUT").map_or("", String::as_str);
             if text.trim_start().starts_with("Sw<") {
-                return show_composed(text, m.get_flag("svg") || m.get_flag("latex"));
+                return show_composed(text, m.get_flag("svg"), m.get_flag("latex"));
             }
             match text.parse::<hlayout::Layout>() {
                 Ok(l) => {
@@ -320,15 +320,19 @@ fn main() -> ExitCode {
     }
 }
 
-/// `hlayout show` of composed text (`Sw<B,M,S> o O o L`): its report.
-fn show_composed(text: &str, drawing: bool) -> ExitCode {
-    if drawing {
-        eprintln!("hlayout show: --svg and --latex draw plain layouts, not composed ones");
-        return ExitCode::FAILURE;
-    }
+/// `hlayout show` of composed text (`Sw<B,M,S> o O o L`): its report, or
+/// its drawing.
+fn show_composed(text: &str, svg: bool, latex: bool) -> ExitCode {
     match text.parse::<hlayout::algebra::ComposedLayout>() {
         Ok(c) => {
-            print!("{}", hlayout_cli::composed::report(&c));
+            let out = if svg {
+                hlayout::draw::composed_svg(&c)
+            } else if latex {
+                hlayout::draw::composed_latex(&c)
+            } else {
+                hlayout_cli::composed::report(&c)
+            };
+            print!("{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {

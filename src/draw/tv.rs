@@ -76,7 +76,7 @@ impl BankPanel {
 ///
 /// ```
 /// use hlayout::draw::TvPicture;
-/// // A 4x2 row-major tile; 2 threads each read one column (2 values... 4 values).
+/// // A 4x2 row-major tile; thread t reads column t as its 4 values.
 /// let l = "(4,2):(2,1)".parse()?;
 /// let a = "(2,4):(1,2)".parse()?; // thread t, value v reads element t + 2v
 /// let p = TvPicture::of_layout(&l, &a, None)?;

@@ -89,7 +89,7 @@ pub fn tv_svg(p: &TvPicture) -> String {
     let legend_w = grid_w.max(text_width(&p.title)).max(600);
     let legend = (!labelled).then(|| legend(p, legend_w));
     let legend_h = legend.as_ref().map_or(0, |(_, h)| *h);
-    let panel_w = p.panel.as_ref().map_or(0, |b| panel_width(b));
+    let panel_w = p.panel.as_ref().map_or(0, panel_width);
     let w = grid_w
         .max(text_width(&p.title))
         .max(summary.as_deref().map_or(0, text_width))
