@@ -166,30 +166,34 @@ fn style(s: &mut String, p: &TvPicture) {
 /// between cells when they are labelled.
 fn cells(s: &mut String, p: &TvPicture, (left, top): (usize, usize), (cw, ch): (usize, usize)) {
     let g = &p.grid;
-    let class = |r: usize, c: usize| -> (String, bool) {
-        let name = p
-            .thread_value(r, c)
-            .map_or("u".to_string(), |(t, _)| format!("t{t}"));
-        let faded = p.panel.is_some() && !p.in_warp(r, c) && name != "u";
-        (name, faded)
+    // A cell's class: its thread (None: unread) and whether it is faded.
+    let class = |r: usize, c: usize| -> (Option<i64>, bool) {
+        let t = p.thread_value(r, c).map(|(t, _)| t);
+        (t, p.panel.is_some() && !p.in_warp(r, c) && t.is_some())
     };
     s.push_str("<g>\n");
     for r in 0..g.rows() {
         let mut c = 0;
         while c < g.cols() {
-            let (name, faded) = class(r, c);
+            let key = class(r, c);
             let mut end = c + 1;
-            while end < g.cols() && class(r, end) == (name.clone(), faded) {
+            while end < g.cols() && class(r, end) == key {
                 end += 1;
             }
-            let f = if faded { " f" } else { "" };
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                r#"<rect x="{}" y="{}" width="{}" height="{ch}" class="{name}{f}"/>"#,
+                r#"<rect x="{}" y="{}" width="{}" height="{ch}" class=""#,
                 left + c * cw,
                 top + r * ch,
                 (end - c) * cw
             );
+            match key {
+                (Some(t), faded) => {
+                    let _ = write!(s, "t{t}{}", if faded { " f" } else { "" });
+                }
+                (None, _) => s.push('u'),
+            }
+            s.push_str("\"/>\n");
             c = end;
         }
     }
