@@ -249,7 +249,11 @@ fn family(shape: TupleRef<'_>) -> Result<Vec<IntTuple>> {
 pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<(IntTuple, IntTuple)> {
     for (leaf, &extent) in a.leaves().iter().chain(b.leaves().iter()).enumerate() {
         if extent < 1 {
-            let leaf = if leaf < a.leaves().len() { leaf } else { leaf - a.leaves().len() };
+            let leaf = if leaf < a.leaves().len() {
+                leaf
+            } else {
+                leaf - a.leaves().len()
+            };
             return Err(Error::NonPositiveExtent { leaf, extent });
         }
     }
