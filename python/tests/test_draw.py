@@ -183,3 +183,11 @@ def test_tv_errors_are_typed():
         Layout("8:1").draw_tv("(4,4):(1,4)")
     with pytest.raises(hlayout.PreconditionError):
         Layout("8:1").draw_tv("(8,1):(1,0)", element_bytes=3)
+
+
+def test_drawing_doc_examples_hold():
+    import doctest
+
+    path = DATA.parent.parent / "docs" / "drawing.md"
+    result = doctest.testfile(str(path), module_relative=False)
+    assert result.attempted >= 3 and result.failed == 0

@@ -40,3 +40,8 @@ pub use svg::{composed_svg, grid_svg, layout_svg, stack_svg, text_width, view_sv
 pub use tv::{BankPanel, Banks, TvPicture, BANKS, MAX_TV_CELLS, MAX_TV_READS, WARP};
 pub use tv_latex::tv_latex;
 pub use tv_svg::{thread_colour, tv_svg, LABEL_MAX_CELLS};
+
+/// `docs/drawing.md`, whose Rust examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/drawing.md")]
+pub struct DrawingDoc;
