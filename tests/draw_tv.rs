@@ -352,6 +352,20 @@ fn a_128x128_access_stays_small() {
     well_formed(&svg);
     assert!(svg.len() < 3 << 20, "{} bytes", svg.len());
     assert_eq!(svg_labels(&svg).len(), 128 * 128);
+    // By columns: no colour runs, every cell its own rect.
+    let by_cols: Layout = "(128,128):(1,128)".parse().unwrap();
+    let p = TvPicture::of_layout(
+        &l,
+        &by_cols,
+        Some(Banks {
+            element_bytes: 2,
+            warp: 0,
+        }),
+    )
+    .unwrap();
+    let svg = draw::tv_svg(&p);
+    assert!(svg.len() < 3 << 20, "{} bytes", svg.len());
+    assert_eq!(svg_labels(&svg).len(), 128 * 128);
     // Past the label threshold: small cells and a legend, no labels.
     let l: Layout = "(256,128):(128,1)".parse().unwrap();
     let a: Layout = "(256,128):(128,1)".parse().unwrap();
