@@ -72,7 +72,17 @@ impl BankPanel {
     }
 }
 
-/// The picture model of an access (see the [module docs](self)).
+/// The picture model of a shared-memory access: the tile layout `L` (plain
+/// or composed) places element `i` at position `L(i)`, in elements; thread
+/// `t` reads element `A(t·V + v)` as its value `v`, where the access `A` has
+/// top-level rank 2 (`T` threads by `V` values). Each cell of `L`'s grid
+/// holds the first `(t, v)` that reads it and how many do. With [`Banks`],
+/// each cell also has its bank (`⌊L(i)·b / 4⌋ mod 32`), and the
+/// [`BankPanel`] counts, for one warp and each value, the distinct 4-byte
+/// words per bank. `docs/drawing.md` shows pictures.
+///
+/// Building costs O(size(A) + size(L)) evaluations (bounded by
+/// [`MAX_TV_READS`] and [`MAX_TV_CELLS`]), plus O(32·V) with banks.
 ///
 /// ```
 /// use hlayout::draw::TvPicture;

@@ -53,7 +53,14 @@ fn bank_fill(n: u32) -> String {
     }
 }
 
-/// The SVG picture of a thread/value access (see the [module docs](self)).
+/// The SVG picture of a thread/value access: each cell filled with the
+/// colour of the thread that reads it ([`thread_colour`]) and labelled
+/// `T<t>V<v>` (`+k` for k more readers, white when unread); with banks, the
+/// warp's cells labelled `b<bank>` (the others faded) and a panel of distinct
+/// words per bank, one row per value, with its wavefronts and ideal. Thread
+/// colours are CSS classes and a thread's neighbouring cells along a row are
+/// one `<rect>`; past [`LABEL_MAX_CELLS`] cells the labels give way to
+/// 8-pixel cells and a colour legend. O(cells + 32·V).
 ///
 /// ```
 /// use hlayout::draw::{tv_svg, TvPicture};
