@@ -146,6 +146,17 @@ fn check_renders(p: &TvPicture) {
     let svg = draw::tv_svg(p);
     well_formed(&svg);
     assert_eq!(svg_labels(&svg), want_labels(p));
+    // The style sheet only names classes of its own (a notebook applies it to the whole page).
+    let sheet = svg
+        .split("<style>")
+        .nth(1)
+        .unwrap()
+        .split("</style>")
+        .next()
+        .unwrap();
+    for rule in sheet.split('}').map(str::trim).filter(|r| !r.is_empty()) {
+        assert!(rule.starts_with(".hl-"), "{rule}");
+    }
     let tex = draw::tv_latex(p);
     tikz_balanced(&tex);
     tikz_places_labels(p, &tex);

@@ -146,8 +146,9 @@ fn label(p: &TvPicture, r: usize, c: usize) -> String {
     }
 }
 
-/// One CSS class per thread drawn (`.t<t>`), unread cells (`.u`) and the
-/// faded cells outside the shown warp (`.f`).
+/// One CSS class per thread drawn (`.hl-t<t>`), unread cells (`.hl-u`) and
+/// the faded cells outside the shown warp (`.hl-f`). Prefixed: a notebook
+/// applies an inline SVG's style sheet to the whole page.
 fn style(s: &mut String, p: &TvPicture) {
     let g = &p.grid;
     let mut used = vec![false; usize::try_from(p.threads()).unwrap_or(0)];
@@ -158,10 +159,10 @@ fn style(s: &mut String, p: &TvPicture) {
             }
         }
     }
-    s.push_str("<style>\n.u{fill:#ffffff}.f{fill-opacity:0.3}\n");
+    s.push_str("<style>\n.hl-u{fill:#ffffff}.hl-f{fill-opacity:0.3}\n");
     for (t, _) in used.iter().enumerate().filter(|(_, &u)| u) {
         let (r, g, b) = thread_colour(t as i64);
-        let _ = write!(s, ".t{t}{{fill:#{r:02x}{g:02x}{b:02x}}}");
+        let _ = write!(s, ".hl-t{t}{{fill:#{r:02x}{g:02x}{b:02x}}}");
         if t % 8 == 7 {
             s.push('\n');
         }
@@ -196,9 +197,9 @@ fn cells(s: &mut String, p: &TvPicture, (left, top): (usize, usize), (cw, ch): (
             );
             match key {
                 (Some(t), faded) => {
-                    let _ = write!(s, "t{t}{}", if faded { " f" } else { "" });
+                    let _ = write!(s, "hl-t{t}{}", if faded { " hl-f" } else { "" });
                 }
-                (None, _) => s.push('u'),
+                (None, _) => s.push_str("hl-u"),
             }
             s.push_str("\"/>\n");
             c = end;
