@@ -217,3 +217,32 @@ fn show_still_draws() {
         draw_ok(&["--tikz", l])
     );
 }
+
+#[test]
+fn the_pictures_in_the_docs_are_current() {
+    // Invariant: docs/img holds what `hlayout draw` prints for the commands
+    // docs/drawing.md shows (regenerate them with those commands).
+    let chain = r#"{"shape":[4,6],"ops":[["permute",[1,0]],["pad",[[1,1],[0,1]]]]}"#;
+    for (file, args) in [
+        ("layout_nested.svg", &["(2,(2,2)):(2,(1,4))"][..]),
+        ("composed.svg", &["Sw<2,0,2> o 0 o (4,8):(8,1)"]),
+        ("chain_padded.svg", &["--chain", chain]),
+        (
+            "tv_fp32_rows.svg",
+            &["--tv", "(32,8):(8,1)", "--banks", "(32,8):(8,1)"],
+        ),
+        (
+            "tv_fp32_rows_swizzled.svg",
+            &[
+                "--tv",
+                "(32,8):(8,1)",
+                "--banks",
+                "Sw<3,0,5> o 0 o (32,8):(8,1)",
+            ],
+        ),
+    ] {
+        let path = format!("{}/../docs/img/{file}", env!("CARGO_MANIFEST_DIR"));
+        let want = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(draw_ok(args), want, "{file}");
+    }
+}
