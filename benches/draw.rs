@@ -1,8 +1,10 @@
 //! Drawing benchmarks: thread/value pictures of 128x128 tiles (16,384 cells,
 //! each labelled `T<t>V<v>`), built and rendered as SVG and TikZ, and the
-//! offset grid of a 64x64 layout. Two accesses: by rows (thread t reads row
-//! t, so colour runs merge a whole row into one rect) and by columns (every
-//! cell its own rect, the largest output). Run: `cargo bench --bench draw`.
+//! offset grid of a 64x64 layout. Three accesses: by rows (thread t reads
+//! row t, so a colour run is a whole row), by columns (a run is a whole
+//! column) and interleaved (`((64,2),(2,64)):((256,1),(128,2))`: threads
+//! alternate along each row and repeat for two rows only, the most runs).
+//! Run: `cargo bench --bench draw`.
 
 use divan::{black_box, AllocProfiler, Bencher};
 use hlayout::draw::{self, Banks, TvPicture};
@@ -16,7 +18,11 @@ fn main() {
 }
 
 const TILE: &str = "(128,128):(128,1)";
-const ACCESSES: [&str; 2] = ["(128,128):(128,1)", "(128,128):(1,128)"];
+const ACCESSES: [&str; 3] = [
+    "(128,128):(128,1)",
+    "(128,128):(1,128)",
+    "((64,2),(2,64)):((256,1),(128,2))",
+];
 
 fn picture(access: &str, banks: bool) -> TvPicture {
     let l: Layout = TILE.parse().expect("tile");

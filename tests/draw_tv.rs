@@ -141,10 +141,56 @@ fn tikz_places_labels(p: &TvPicture, tex: &str) {
     }
 }
 
+/// The value of attribute `name` in the tag text `tag`.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let v = tag.split(&format!(" {name}=\"")).nth(1)?;
+    v.split('"').next()
+}
+
+/// The colour runs tile the grid: every cell is covered by exactly one
+/// rectangle, whose class is the cell's thread (`hl-u` when unread) and,
+/// with banks, faded (`hl-f`) exactly outside the warp.
+fn runs_cover_the_cells(p: &TvPicture, svg: &str) {
+    let mut rects = Vec::new();
+    for tag in svg.split("<rect").skip(1) {
+        let Some(class) = attr(tag, "class") else {
+            continue;
+        };
+        let n = |k: &str| attr(tag, k).unwrap().parse::<usize>().unwrap();
+        rects.push((n("x"), n("y"), n("width"), n("height"), class.to_string()));
+    }
+    let g = &p.grid;
+    let left = rects.iter().map(|r| r.0).min().unwrap();
+    let top = rects.iter().map(|r| r.1).min().unwrap();
+    let right = rects.iter().map(|r| r.0 + r.2).max().unwrap();
+    let bottom = rects.iter().map(|r| r.1 + r.3).max().unwrap();
+    let (cw, ch) = ((right - left) / g.cols(), (bottom - top) / g.rows());
+    assert_eq!((cw * g.cols(), ch * g.rows()), (right - left, bottom - top));
+    let mut seen = vec![0u32; g.rows() * g.cols()];
+    for (x, y, w, h, class) in rects {
+        assert!((x - left) % cw == 0 && (y - top) % ch == 0 && w % cw == 0 && h % ch == 0);
+        for r in (y - top) / ch..(y - top + h) / ch {
+            for c in (x - left) / cw..(x - left + w) / cw {
+                seen[r * g.cols() + c] += 1;
+                let want = match p.thread_value(r, c) {
+                    None => "hl-u".to_string(),
+                    Some((t, _)) if p.panel.is_some() && !p.in_warp(r, c) => {
+                        format!("hl-t{t} hl-f")
+                    }
+                    Some((t, _)) => format!("hl-t{t}"),
+                };
+                assert_eq!(class, want, "cell {r},{c}");
+            }
+        }
+    }
+    assert!(seen.iter().all(|&k| k == 1), "every cell covered once");
+}
+
 /// Checks the pictures `p` renders to.
 fn check_renders(p: &TvPicture) {
     let svg = draw::tv_svg(p);
     well_formed(&svg);
+    runs_cover_the_cells(p, &svg);
     assert_eq!(svg_labels(&svg), want_labels(p));
     // The style sheet only names classes of its own (a notebook applies it to the whole page).
     let sheet = svg
@@ -363,20 +409,23 @@ fn a_128x128_access_stays_small() {
     well_formed(&svg);
     assert!(svg.len() < 3 << 20, "{} bytes", svg.len());
     assert_eq!(svg_labels(&svg).len(), 128 * 128);
-    // By columns: no colour runs, every cell its own rect.
-    let by_cols: Layout = "(128,128):(1,128)".parse().unwrap();
-    let p = TvPicture::of_layout(
-        &l,
-        &by_cols,
-        Some(Banks {
-            element_bytes: 2,
-            warp: 0,
-        }),
-    )
-    .unwrap();
-    let svg = draw::tv_svg(&p);
-    assert!(svg.len() < 3 << 20, "{} bytes", svg.len());
-    assert_eq!(svg_labels(&svg).len(), 128 * 128);
+    // By columns (runs down the columns), and interleaved: threads alternate
+    // along every row and repeat for two rows only (the most runs).
+    for access in ["(128,128):(1,128)", "((64,2),(2,64)):((256,1),(128,2))"] {
+        let a: Layout = access.parse().unwrap();
+        let p = TvPicture::of_layout(
+            &l,
+            &a,
+            Some(Banks {
+                element_bytes: 2,
+                warp: 0,
+            }),
+        )
+        .unwrap();
+        let svg = draw::tv_svg(&p);
+        assert!(svg.len() < 2 << 20, "{access}: {} bytes", svg.len());
+        assert_eq!(svg_labels(&svg).len(), 128 * 128);
+    }
     // Past the label threshold: small cells and a legend, no labels.
     let l: Layout = "(256,128):(128,1)".parse().unwrap();
     let a: Layout = "(256,128):(128,1)".parse().unwrap();

@@ -7,8 +7,8 @@
 //! wavefronts and ideal.
 //!
 //! Large tiles stay small: thread colours are CSS classes, cells of one
-//! thread that follow each other along a row are one `<rect>` (a colour run),
-//! and above [`LABEL_MAX_CELLS`] cells the labels give way to 8-pixel cells
+//! thread that follow each other along a row (or along a column, when that
+//! takes fewer) are one `<rect>` (a colour run), and above [`LABEL_MAX_CELLS`] cells the labels give way to 8-pixel cells
 //! and a legend of thread colours. O(cells + 32·V) time and output.
 //!
 //! [`Banks`]: super::Banks
@@ -58,8 +58,8 @@ fn bank_fill(n: u32) -> String {
 /// `T<t>V<v>` (`+k` for k more readers, white when unread); with banks, the
 /// warp's cells labelled `b<bank>` (the others faded) and a panel of distinct
 /// words per bank, one row per value, with its wavefronts and ideal. Thread
-/// colours are CSS classes and a thread's neighbouring cells along a row are
-/// one `<rect>`; past [`LABEL_MAX_CELLS`] cells the labels give way to
+/// colours are CSS classes and a thread's neighbouring cells along a row (or
+/// a column, whichever takes fewer) are one `<rect>`; past [`LABEL_MAX_CELLS`] cells the labels give way to
 /// 8-pixel cells and a colour legend. O(cells + 32·V).
 ///
 /// ```
@@ -170,8 +170,9 @@ fn style(s: &mut String, p: &TvPicture) {
     s.push_str("\n</style>\n");
 }
 
-/// The cells, as runs of one class along each row, with white separators
-/// between cells when they are labelled.
+/// The cells, as runs of one class along each row or along each column
+/// (whichever needs fewer rectangles), with white separators between cells
+/// when they are labelled.
 fn cells(s: &mut String, p: &TvPicture, (left, top): (usize, usize), (cw, ch): (usize, usize)) {
     let g = &p.grid;
     // A cell's class: its thread (None: unread) and whether it is faded.
@@ -179,32 +180,62 @@ fn cells(s: &mut String, p: &TvPicture, (left, top): (usize, usize), (cw, ch): (
         let t = p.thread_value(r, c).map(|(t, _)| t);
         (t, p.panel.is_some() && !p.in_warp(r, c) && t.is_some())
     };
-    s.push_str("<g>\n");
-    for r in 0..g.rows() {
-        let mut c = 0;
-        while c < g.cols() {
-            let key = class(r, c);
-            let mut end = c + 1;
-            while end < g.cols() && class(r, end) == key {
-                end += 1;
+    // Runs along rows (`by_rows`) or columns: (line, start, end) in cells.
+    let runs = |by_rows: bool, mut emit: Box<dyn FnMut(usize, usize, usize) + '_>| {
+        let (lines, len) = if by_rows {
+            (g.rows(), g.cols())
+        } else {
+            (g.cols(), g.rows())
+        };
+        let at = |line: usize, k: usize| {
+            if by_rows {
+                class(line, k)
+            } else {
+                class(k, line)
             }
+        };
+        for line in 0..lines {
+            let mut k = 0;
+            while k < len {
+                let key = at(line, k);
+                let mut end = k + 1;
+                while end < len && at(line, end) == key {
+                    end += 1;
+                }
+                emit(line, k, end);
+                k = end;
+            }
+        }
+    };
+    let (mut along_rows, mut along_cols) = (0usize, 0usize);
+    runs(true, Box::new(|_, _, _| along_rows += 1));
+    runs(false, Box::new(|_, _, _| along_cols += 1));
+    let by_rows = along_rows <= along_cols;
+    s.push_str("<g>\n");
+    runs(
+        by_rows,
+        Box::new(|line, k, end| {
+            let (r, c) = if by_rows { (line, k) } else { (k, line) };
+            let (w, h) = if by_rows {
+                ((end - k) * cw, ch)
+            } else {
+                (cw, (end - k) * ch)
+            };
             let _ = write!(
                 s,
-                r#"<rect x="{}" y="{}" width="{}" height="{ch}" class=""#,
+                r#"<rect x="{}" y="{}" width="{w}" height="{h}" class=""#,
                 left + c * cw,
-                top + r * ch,
-                (end - c) * cw
+                top + r * ch
             );
-            match key {
+            match class(r, c) {
                 (Some(t), faded) => {
                     let _ = write!(s, "hl-t{t}{}", if faded { " hl-f" } else { "" });
                 }
                 (None, _) => s.push_str("hl-u"),
             }
             s.push_str("\"/>\n");
-            c = end;
-        }
-    }
+        }),
+    );
     s.push_str("</g>\n");
     if cw >= 16 {
         let mut d = String::new();
