@@ -12,6 +12,7 @@ mod draw;
 mod draw_tv;
 mod edge_cases;
 mod layout_props;
+mod loop_nest;
 mod merge_props;
 mod movement;
 mod no_alloc;
