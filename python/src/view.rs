@@ -156,14 +156,15 @@ impl PyView {
         })
     }
 
-    /// The view of a layout plus `offset` (each top-level mode a dimension).
+    /// The view of a layout plus `offset` (each top-level mode a dimension);
+    /// `IntegerOverflowError` when an offset would leave i64.
     #[staticmethod]
     #[pyo3(signature = (layout, offset=0))]
-    fn from_layout(layout: &PyLayout, offset: i64) -> PyView {
-        PyView {
-            inner: View::from_layout(&layout.inner, offset),
+    fn from_layout(layout: &PyLayout, offset: i64) -> PyResult<PyView> {
+        Ok(PyView {
+            inner: View::from_layout(&layout.inner, offset).py()?,
             recipe: format!("View.from_layout({}, {offset})", layout.repr()).into(),
-        }
+        })
     }
 
     /// The view equal to a tinygrad-form `FlatView`.
