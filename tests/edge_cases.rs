@@ -222,3 +222,90 @@ fn near_overflow_strides_stream_and_coalesce() {
         [Some(0), Some(big), Some(1), Some(big + 1), None, None]
     );
 }
+
+#[test]
+fn every_error_variant_is_produced_by_a_public_call() {
+    // Invariant: each variant of `Error` (read from src/error.rs) is what some public
+    // call answers, so none is dead (issue 21: `NegativeIndex` was, and went). Witness:
+    // one call per variant, checked to give exactly that variant.
+    use hlayout::algebra::Swizzle;
+    use hlayout::tuple::common_refinement;
+    use hlayout::{FlatView, Limits, ViewStack};
+    let source = include_str!("../src/error.rs");
+    let body = &source[source.find("pub enum Error {").unwrap()..];
+    let body = &body[..body.find("\n}\n").unwrap()];
+    let variants: Vec<&str> = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("    ")?.strip_suffix(" {"))
+        .filter(|name| name.chars().all(char::is_alphanumeric))
+        .collect();
+    let g = l("(2,3):(3,1)");
+    let deep = format!("{}1{}", "(".repeat(70), ")".repeat(70));
+    let triggers: Vec<(&str, Error)> = vec![
+        ("Parse", "(2,3:(1,2)".parse::<Layout>().unwrap_err()),
+        (
+            "NotCongruent",
+            "(2,3):(1,2,3)".parse::<Layout>().unwrap_err(),
+        ),
+        (
+            "NonPositiveExtent",
+            "(2,0):(1,1)".parse::<Layout>().unwrap_err(),
+        ),
+        (
+            "Overflow",
+            Layout::flat(&[1 << 32, 1 << 32], &[1, 1]).unwrap_err(),
+        ),
+        ("OutOfDomain", g.eval_crd(&t("(2,0)")).unwrap_err()),
+        ("NotCompatible", g.eval_crd(&t("(1,2,3)")).unwrap_err()),
+        (
+            "SizeMismatch",
+            common_refinement(&t("(2,3)"), &t("7")).unwrap_err(),
+        ),
+        (
+            "NoCommonRefinement",
+            common_refinement(&t("(6,4)"), &t("(4,6)")).unwrap_err(),
+        ),
+        ("ModeOutOfRange", g.mode(2).unwrap_err()),
+        ("ProfileTooLong", g.coalesce_by(&t("(1,1,1)")).unwrap_err()),
+        ("TooDeep", deep.parse::<Layout>().unwrap_err()),
+        (
+            "BadMovement",
+            ViewStack::new(&[2, 3]).unwrap().reshape(&[7]).unwrap_err(),
+        ),
+        (
+            "InvalidView",
+            FlatView::new(vec![2, 3], vec![1], 0, None).unwrap_err(),
+        ),
+        (
+            "NoComposition",
+            l("(2,6):(7,1)").compose(&l("(2,3):(3,2)")).unwrap_err(),
+        ),
+        (
+            "BudgetExceeded",
+            l("(1024,1024):(3076,3)").left_inverse().unwrap_err(),
+        ),
+        (
+            "LimitExceeded",
+            Limits::default().check_rank(1000).unwrap_err(),
+        ),
+        ("Precondition", Swizzle::new(3, 0, 2).unwrap_err()),
+    ];
+    let named: Vec<&str> = triggers.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        {
+            let mut v = variants.clone();
+            v.sort_unstable();
+            v
+        },
+        {
+            let mut v = named.clone();
+            v.sort_unstable();
+            v
+        }
+    );
+    for (name, e) in &triggers {
+        let debug = format!("{e:?}");
+        assert!(debug.starts_with(&format!("{name} {{")), "{name}: {debug}");
+        assert!(!e.to_string().is_empty());
+    }
+}

@@ -150,7 +150,7 @@ fn main() -> ExitCode {
     match matches.subcommand() {
         Some(("batch", m)) => {
             let stdin = io::stdin().lock();
-            let stdout = BufWriter::new(io::stdout().lock());
+            let stdout = BufWriter::with_capacity(1 << 16, io::stdout().lock());
             match hlayout_cli::batch::run_with(stdin, stdout, &limits(m)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
