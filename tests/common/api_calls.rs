@@ -152,6 +152,7 @@ pub fn run(data: &[u8]) {
         if trace {
             eprintln!("op {} {:?}", op % 12, b.0.get(..12));
         }
+        let started = std::time::Instant::now();
         match op % 12 {
             0 => build(&mut b, &mut p),
             1 => tuple_calls(&mut b, &mut p),
@@ -163,6 +164,9 @@ pub fn run(data: &[u8]) {
             9 => merge_calls(&mut b, &mut p),
             10 => codegen_calls(&mut b, &mut p),
             _ => draw_calls(&mut b, &mut p),
+        }
+        if trace {
+            eprintln!("  {:?}", started.elapsed());
         }
     }
 }
@@ -513,7 +517,11 @@ fn composed_calls(b: &mut Bytes, p: &mut Pools) {
         let _ = c.eval(i);
     }
     let _ = c.offsets().take(16).count();
-    let r = match b.below(16) {
+    let which = b.below(16);
+    if std::env::var_os("FUZZ_TRACE").is_some() {
+        eprintln!("composed {which}: {c} / {l} / {d} / {s}, {t}");
+    }
+    let r = match which {
         0 => c.compose(&l),
         1 => Ok(c.coalesce()),
         2 => c
