@@ -150,9 +150,9 @@ pub fn respond(line: &str) -> String {
 pub fn respond_to(line: &[u8], limits: &Limits, out: &mut impl Write) -> io::Result<()> {
     let reply = match std::str::from_utf8(line) {
         Err(e) => Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
-        Ok(text) => match fields::parse_json(text) {
-            Ok(Value::Object(req)) => handle(&req, limits),
-            Ok(_) => Err("request is not a JSON object".into()),
+        Ok(text) => match fields::parse_request(text) {
+            Ok(Some(req)) => handle(&req, limits),
+            Ok(None) => Err("request is not a JSON object".into()),
             Err(e) => Err(format!("invalid JSON: {e}")),
         },
     };
@@ -172,6 +172,8 @@ enum Reply {
     Json(Value),
     /// `{"offsets": [...]}` of a layout.
     Eval(Layout),
+    /// `{"layout": text}`, the text written straight to the output.
+    Layout(Layout),
     /// `{"views", "repr", "offsets"}` of a chain, with the fields of
     /// `extra` (the kernel expressions) before the offsets.
     Chain(ViewStack, Map<String, Value>),
@@ -181,6 +183,10 @@ impl Reply {
     fn write(self, out: &mut impl Write) -> io::Result<()> {
         match self {
             Reply::Json(v) => write_json(out, &v),
+            Reply::Layout(l) => {
+                // Layout text is digits, signs and `(),:`: nothing to escape.
+                writeln!(out, "{{\"layout\":\"{l}\"}}")
+            }
             Reply::Eval(l) => {
                 out.write_all(b"{\"offsets\":")?;
                 write_list(out, l.offsets())?;
@@ -212,7 +218,7 @@ fn write_list(out: &mut impl Write, items: impl Iterator<Item = i64>) -> io::Res
     out.write_all(b"]")
 }
 
-type Req = Map<String, Value>;
+type Req<'a> = fields::Request<'a>;
 
 /// The ops of the protocol, for the error naming an unknown one.
 const OPS: &str = "eval, compose, coalesce, complement, right_inverse, left_inverse, \
@@ -240,12 +246,12 @@ fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
     };
     let allowed =
         allowed_fields(op).ok_or_else(|| format!("unknown op '{}' (known: {OPS})", clip(op)))?;
-    let f = Fields::new(req, op, allowed)?;
+    let f = Fields::of_request(req, op, allowed)?;
     if let Some(answer) = crate::composed::respond(&f, op, limits) {
         return answer.map(Reply::Json);
     }
     let layout = |f: &Fields| f.layout("layout", limits);
-    let text = |l: Layout| Reply::Json(json!({ "layout": l.to_string() }));
+    let text = Reply::Layout;
     let lib = |r: hlayout::Result<Layout>| r.map(text).map_err(|e| e.to_string());
     match op {
         "eval" => eval(layout(&f)?, limits),
@@ -278,7 +284,7 @@ fn complement(f: &Fields, limits: &Limits) -> Result<Reply, String> {
         Some(v) => fields::int(v, "cotarget")?,
     };
     let r = l.complement(cotarget).map_err(|e| e.to_string())?;
-    Ok(Reply::Json(json!({ "layout": r.to_string() })))
+    Ok(Reply::Layout(r))
 }
 
 fn eval(l: Layout, limits: &Limits) -> Result<Reply, String> {
