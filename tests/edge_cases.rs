@@ -289,6 +289,10 @@ fn every_error_variant_is_produced_by_a_public_call() {
             Limits::default().check_rank(1000).unwrap_err(),
         ),
         ("Precondition", Swizzle::new(3, 0, 2).unwrap_err()),
+        (
+            "UnknownName",
+            "stride".parse::<hlayout::MovementKind>().unwrap_err(),
+        ),
     ];
     let named: Vec<&str> = triggers.iter().map(|(n, _)| *n).collect();
     assert_eq!(

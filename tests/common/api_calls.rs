@@ -593,6 +593,36 @@ fn stack_calls(b: &mut Bytes, p: &mut Pools) {
             let steps: Vec<i64> = (0..rank).map(|_| b.int()).collect();
             s.stride(&steps)
         }
+        7 if b.below(2) == 0 => {
+            // A movement op from text (the protocol's JSON form), applied.
+            let text = match b.below(3) {
+                0 => b.text(),
+                _ => {
+                    let names = [
+                        "reshape", "permute", "expand", "pad", "shrink", "flip", "stride", "x",
+                    ];
+                    let name = names[b.below(names.len())];
+                    let args: Vec<String> = (0..b.below(5)).map(|_| b.int().to_string()).collect();
+                    match b.below(3) {
+                        0 => format!("[\"{name}\",[{}]]", args.join(",")),
+                        1 => format!("[\"{name}\",[[{}]]]", args.join("],[")),
+                        _ => format!("[\"{name}\",[true,false]]"),
+                    }
+                }
+            };
+            let _ = b.text().parse::<hlayout::MovementKind>();
+            match text.parse::<hlayout::Movement>() {
+                Ok(m) => {
+                    assert_eq!(
+                        m.to_string().parse::<hlayout::Movement>().as_ref(),
+                        Ok(&m),
+                        "{text}"
+                    );
+                    s.apply(&m)
+                }
+                Err(_) => return,
+            }
+        }
         _ => {
             let shape = s.shape();
             let size = s.size();
@@ -723,6 +753,7 @@ fn unravel_in(j: i64, shape: &[i64]) -> Option<Vec<i64>> {
 }
 
 fn codegen_calls(b: &mut Bytes, p: &mut Pools) {
+    let _ = (b.text().parse::<Lang>(), b.text().parse::<Input>());
     let input = if b.below(2) == 0 {
         Input::Coords
     } else {
