@@ -357,7 +357,6 @@ fn batch_replies_to_a_waiting_client_before_its_next_line() {
         ask(&["{\"op\":\"coalesce\",", "\"layout\":\"8:1\"}\n"]),
         r#"{"layout":"8:1"}"#
     );
-    drop(ask);
     drop(stdin);
     assert!(child.wait().unwrap().success());
     reader.join().unwrap();
