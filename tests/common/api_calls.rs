@@ -411,7 +411,11 @@ fn layout_calls(b: &mut Bytes, p: &mut Pools) {
         }
         Err(report) => {
             let _ = (
-                report.modes().iter().map(|m| m.index_expressions().len()).sum::<usize>(),
+                report
+                    .modes()
+                    .iter()
+                    .map(|m| m.index_expressions().len())
+                    .sum::<usize>(),
                 report.to_string(),
             );
         }
