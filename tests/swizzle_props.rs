@@ -620,3 +620,41 @@ fn composing_with_a_composed_layout_without_swizzle_or_offset_is_composing_with_
     assert!(p.swizzle().is_identity());
     assert_eq!(p.layout(), &a.logical_product(big.layout()).unwrap());
 }
+
+#[test]
+fn a_composed_layout_without_swizzle_flattens_without_a_check_at_every_index() {
+    // Invariant: with no swizzle, C = O + L, so C is a plain view exactly when L
+    // flattens, with L's strides and offset O (the `api` fuzz target: a 6^9-element C
+    // was checked index by index). Witness: small cases at every index, then the large one.
+    for (text, plain) in [
+        ("Sw<0,0,0> o 5 o (2,(3,4)):(12,(4,1))", true),
+        ("Sw<0,0,0> o 0 o (2,(2,2)):(2,(1,4))", false),
+        ("Sw<0,0,0> o -3 o (4,1,3):(-3,7,1)", true),
+    ] {
+        let c: ComposedLayout = text.parse().unwrap();
+        match c.flatten().unwrap() {
+            Ok(v) => {
+                assert!(plain, "{c}");
+                let l = Layout::flat(v.shape(), v.strides()).unwrap();
+                for i in 0..c.size() {
+                    assert_eq!(
+                        l.eval(i).unwrap() + v.offset(),
+                        c.eval(i).unwrap(),
+                        "{c} at {i}"
+                    );
+                }
+            }
+            Err(_) => assert!(!plain, "{c}"),
+        }
+    }
+    let l: Layout = "((2,3),(2,3,(2,3),(2,3,(2,3)),(2,3,(2,3),(2,3,(2,3))))):((5038848,1679616),\
+        (839808,279936,(139968,46656),(23328,7776,(3888,1296)),(648,216,(108,36),(18,6,(3,1)))))"
+        .parse()
+        .unwrap();
+    let c = ComposedLayout::new(Swizzle::identity(), 7, l).unwrap();
+    let v = c.flatten().unwrap().unwrap();
+    assert_eq!(
+        (v.shape(), v.strides(), v.offset()),
+        (&[6, 1679616][..], &[1679616, 1][..], 7)
+    );
+}
