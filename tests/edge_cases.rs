@@ -313,3 +313,19 @@ fn every_error_variant_is_produced_by_a_public_call() {
         assert!(!e.to_string().is_empty());
     }
 }
+
+#[test]
+fn idx2crd_refuses_negative_extents() {
+    // Invariant: idx2crd and crd2idx are inverse on a shape's domain; a negative extent
+    // has no domain (the `api` fuzz target: idx2crd(7, (1,-7,-5)) gave (0,-1,2), which
+    // crd2idx refuses). Witness: that case and a single negative extent.
+    assert!(matches!(
+        idx2crd(7, &t("(1,-7,-5)")),
+        Err(Error::OutOfDomain { .. })
+    ));
+    assert!(matches!(
+        idx2crd(0, &t("(-1,-1)")),
+        Err(Error::OutOfDomain { .. })
+    ));
+    assert_eq!(idx2crd(7, &t("(1,7,5)")).unwrap().to_string(), "(0,1,2)");
+}

@@ -91,8 +91,8 @@ fn index_of(crd: TupleRef<'_>, shape: TupleRef<'_>) -> std::result::Result<i64, 
 /// Digits are taken from the last leaf towards the first. O(leaves).
 ///
 /// # Errors
-/// [`Error::OutOfDomain`] unless `0 <= idx < size(shape)`; [`Error::Overflow`]
-/// when the size of `shape` leaves `i64`.
+/// [`Error::OutOfDomain`] unless `0 <= idx < size(shape)`, or for a negative
+/// extent; [`Error::Overflow`] when the size of `shape` leaves `i64`.
 ///
 /// ```
 /// use hlayout::{tuple::idx2crd, IntTuple};
@@ -102,6 +102,13 @@ fn index_of(crd: TupleRef<'_>, shape: TupleRef<'_>) -> std::result::Result<i64, 
 /// ```
 pub fn idx2crd(idx: i64, shape: &IntTuple) -> Result<IntTuple> {
     let n = shape.size()?;
+    if let Some(&e) = shape.leaves().iter().find(|&&e| e < 0) {
+        // A product of negative extents can be positive, but no coordinate
+        // lies in a mode of negative size (crd2idx refuses every one).
+        return Err(Error::OutOfDomain {
+            what: format!("index {idx} in shape {shape}: extent {e} is negative"),
+        });
+    }
     if !(0..n).contains(&idx) {
         return Err(Error::OutOfDomain {
             what: format!("index {idx} in shape {shape} of size {n}"),
