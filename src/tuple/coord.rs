@@ -241,9 +241,9 @@ fn family(shape: TupleRef<'_>) -> Result<Vec<IntTuple>> {
 /// Shapes of size 0 hold a 0 leaf, and a 0 leaf is the product of any run of
 /// refined leaves that contains a 0: the leaves before each shape's first 0
 /// are matched from the left, those after its last 0 from the right, and what
-/// one shape has left over is absorbed by the other's 0 leaf (see
-/// [`zero_refinement`]'s comment). Such a refinement is valid but not always
-/// the coarsest: the leaves between two 0s are kept whole.
+/// one shape has left over is absorbed by the other's 0 leaf. Such a
+/// refinement is valid but not always the coarsest: the leaves between two
+/// 0s are kept whole.
 ///
 /// # Errors
 /// [`Error::SizeMismatch`] when the sizes differ; [`Error::NoCommonRefinement`]
