@@ -293,6 +293,7 @@ fn every_error_variant_is_produced_by_a_public_call() {
             "UnknownName",
             "stride".parse::<hlayout::MovementKind>().unwrap_err(),
         ),
+        ("NeedsFacts", needs_facts()),
     ];
     let named: Vec<&str> = triggers.iter().map(|(n, _)| *n).collect();
     assert_eq!(
@@ -328,4 +329,19 @@ fn idx2crd_refuses_negative_extents() {
         Err(Error::OutOfDomain { .. })
     ));
     assert_eq!(idx2crd(7, &t("(1,7,5)")).unwrap().to_string(), "(0,1,2)");
+}
+
+/// `(4,N):(1,4) o 4:1` for N in [1, 40]: a layout only when N >= 4.
+fn needs_facts() -> Error {
+    use hlayout::symbolic::{Assume, SymLayout, Symbols};
+    let mut s = Symbols::new();
+    let n = Assume {
+        min: 1,
+        max: 40,
+        divisible_by: 1,
+    };
+    s.assume("N", n).unwrap();
+    let b = SymLayout::parse("4:1", &mut s).unwrap();
+    let t = SymLayout::parse("(4,N):(1,4)", &mut s).unwrap();
+    t.compose(&b, &s).unwrap_err()
 }

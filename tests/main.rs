@@ -17,6 +17,7 @@ mod movement;
 mod no_alloc;
 mod stream_props;
 mod swizzle_props;
+mod symbolic;
 mod view_cases;
 mod view_props;
 mod views_agree;

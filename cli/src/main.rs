@@ -140,6 +140,7 @@ fn limits(m: &ArgMatches) -> Limits {
         max_reply_elements: get("max-reply-elements"),
         max_line_bytes: size("max-line-bytes"),
         max_ops: size("max-ops"),
+        ..Limits::default()
     }
 }
 
