@@ -6,6 +6,7 @@
 //! - [`fields`]: strict reading of a request's fields (unknown fields, wrong
 //!   types and numbers beyond i64 are errors naming the field).
 //! - [`show`]: the human report behind `hlayout show`.
+//! - [`draw`]: the pictures behind `hlayout draw` (SVG or TikZ).
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
@@ -14,6 +15,7 @@
 
 pub mod batch;
 pub mod composed;
+pub mod draw;
 pub mod expr;
 pub mod fields;
 pub mod show;

@@ -258,6 +258,9 @@ fn family(shape: TupleRef<'_>) -> Result<Vec<IntTuple>> {
 /// let (ra, rb) = common_refinement(&a, &b).unwrap();
 /// assert_eq!((ra.to_string(), rb.to_string()), ("(2,(2,6))".into(), "((2,2),6)".into()));
 /// assert!(common_refinement(&"(6,4)".parse().unwrap(), &"(4,6)".parse().unwrap()).is_err());
+/// // Size 0: a 0 leaf absorbs what the other shape has left over.
+/// let (ra, rb) = common_refinement(&"(1,0)".parse().unwrap(), &"0".parse().unwrap()).unwrap();
+/// assert_eq!((ra.to_string(), rb.to_string()), ("((),0)".into(), "0".into()));
 /// ```
 pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<(IntTuple, IntTuple)> {
     for t in [a, b] {
