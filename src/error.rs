@@ -51,11 +51,6 @@ pub enum Error {
         /// The computation that overflowed, e.g. "size of shape".
         what: &'static str,
     },
-    /// An index was negative.
-    NegativeIndex {
-        /// The index.
-        index: i64,
-    },
     /// An index or coordinate lies outside the domain where the operation is defined.
     OutOfDomain {
         /// The rule, e.g. "coordinate 5 in mode of extent 4".
@@ -210,7 +205,6 @@ impl fmt::Display for Error {
                 write!(f, "extent {extent} at leaf {leaf} is not positive (layouts need extents >= 1)")
             }
             Error::Overflow { what } => write!(f, "i64 overflow while computing {what}"),
-            Error::NegativeIndex { index } => write!(f, "index {index} is negative"),
             Error::OutOfDomain { what } => write!(f, "out of domain: {what}"),
             Error::NotCompatible { coord, shape } => {
                 write!(f, "{coord} is not a coarsening of shape {shape}")

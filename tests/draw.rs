@@ -138,3 +138,22 @@ fn marks_follow_the_nesting() {
     assert_eq!(big.cut(), (60, 0));
     assert!(layout_svg(&"(100,100):(100,1)".parse().unwrap()).contains("60 more rows"));
 }
+
+#[test]
+fn empty_views_with_huge_extents_draw_without_overflow() {
+    // Invariant: a view holding a 0 extent has no elements, whatever its other extents
+    // multiply to; its grid, SVG and TikZ are drawn, not an overflow (the `api` fuzz
+    // target: `Grid::of_view` multiplied the column extents of [0, 2^40, 2^40]).
+    // Witness: the zero in the rows, in the columns, and alone.
+    for shape in [
+        [0, 1 << 40, 1 << 40],
+        [1 << 40, 1 << 40, 0],
+        [3, 0, 1 << 62],
+    ] {
+        let v = hlayout::View::contiguous(&shape).unwrap();
+        let g = Grid::of_view(&v);
+        assert!(g.rows() * g.cols() <= hlayout::draw::MAX_CELLS as usize);
+        assert!((0..g.rows()).all(|r| (0..g.cols()).all(|c| g.cell(r, c).is_none())));
+        assert!(!view_svg(&v).is_empty() && !view_latex(&v).is_empty());
+    }
+}

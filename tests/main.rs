@@ -6,6 +6,7 @@
 mod common;
 
 mod algebra_props;
+mod api_fuzz;
 mod codegen;
 mod cute_core;
 mod draw;

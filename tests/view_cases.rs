@@ -373,6 +373,27 @@ fn a_flip_leaves_the_constraints_in_canonical_form() {
     assert_eq!((s.shape(), got), (a.shape.clone(), a.data));
 }
 
+#[test]
+fn a_view_of_a_layout_whose_offsets_leave_i64_is_refused() {
+    // Invariant: a view's offsets fit i64, so its streams never wrap (the `api` fuzz
+    // target: `View::from_layout(l, i64::MAX)` overflowed in the offset stream).
+    // Witness: offsets just inside and just outside, on both sides.
+    let l: hlayout::Layout = "(2,3):(-3,1)".parse().unwrap();
+    let v = hlayout::View::from_layout(&l, i64::MAX - 2).unwrap();
+    assert_eq!(v.offsets().flatten().max(), Some(i64::MAX));
+    assert_eq!(v.offsets().flatten().min(), Some(i64::MAX - 5));
+    assert!(matches!(
+        hlayout::View::from_layout(&l, i64::MAX - 1),
+        Err(hlayout::Error::Overflow { .. })
+    ));
+    let w = hlayout::View::from_layout(&l, i64::MIN + 3).unwrap();
+    assert_eq!(w.offsets().flatten().min(), Some(i64::MIN));
+    assert!(matches!(
+        hlayout::View::from_layout(&l, i64::MIN + 2),
+        Err(hlayout::Error::Overflow { .. })
+    ));
+}
+
 /// The leaf coordinates `x` of `v` at dimension coordinates `i`, by the rule
 /// `docs/views.md` states: each dimension's leaves are the row-major digits of
 /// `i_d` (plus the window's start when it has one).

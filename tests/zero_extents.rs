@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::ndarray::NdArray;
-use hlayout::{Error, Movement, ViewStack};
+use hlayout::{Error, IntTuple, Movement, ViewStack};
 use proptest::prelude::*;
 
 /// The canonical zero view's text for `shape`.
@@ -202,4 +202,137 @@ fn huge_extents_beside_a_zero_have_size_zero() {
             "{shape:?}"
         );
     }
+}
+
+/// Every way to cut `r` into at most three runs (no empty run), as the runs' products.
+fn groupings(r: &[i64]) -> Vec<Vec<i64>> {
+    let prod = |s: &[i64]| s.iter().product::<i64>();
+    let n = r.len();
+    let mut out = vec![vec![prod(r)]];
+    for i in 1..n {
+        out.push(vec![prod(&r[..i]), prod(&r[i..])]);
+        for j in i + 1..n {
+            out.push(vec![prod(&r[..i]), prod(&r[i..j]), prod(&r[j..])]);
+        }
+    }
+    out
+}
+
+#[test]
+fn common_refinement_of_size_zero_shapes_exists_exactly_when_brute_force_finds_one() {
+    // Invariant: two size-0 shapes get a common refinement (same leaves, each shape a
+    // coarsening of its nesting) exactly when one exists; never a division by zero
+    // (issue 21: `common_refinement((0,0),(0,))` panicked). Witness: every pair of flat
+    // shapes of at most 3 leaves over {0,1,2,3,4,6,9} holding a 0, against brute force.
+    // Brute force: a refinement, minimised (adjacent leaves in the same runs of both
+    // shapes merged, nonzero leaves inside a 0 run of both dropped), has at most
+    // 3 + 3 - 1 leaves, each 0 or a divisor of a leaf; every cut of every such
+    // sequence into runs gives the shapes that have it as a common refinement.
+    use hlayout::tuple::{common_refinement, is_coarsening};
+    use std::collections::HashSet;
+    const VALUES: [i64; 7] = [0, 1, 2, 3, 4, 6, 9];
+    let mut sequences: Vec<Vec<i64>> = vec![vec![]];
+    let mut refinable: HashSet<(Vec<i64>, Vec<i64>)> = HashSet::new();
+    for _ in 0..5 {
+        let longer: Vec<Vec<i64>> = sequences
+            .iter()
+            .flat_map(|s| {
+                [0, 2, 3, 4, 6, 9].map(|v| {
+                    let mut s = s.clone();
+                    s.push(v);
+                    s
+                })
+            })
+            .collect();
+        for r in longer.iter().filter(|r| r.contains(&0)) {
+            let cuts: Vec<Vec<i64>> = groupings(r)
+                .into_iter()
+                .filter(|g| g.iter().all(|v| VALUES.contains(v)))
+                .collect();
+            for a in &cuts {
+                for b in &cuts {
+                    refinable.insert((a.clone(), b.clone()));
+                }
+            }
+        }
+        sequences = longer;
+    }
+    let mut shapes: Vec<Vec<i64>> = vec![];
+    for x in VALUES {
+        shapes.push(vec![x]);
+        for y in VALUES {
+            shapes.push(vec![x, y]);
+            shapes.extend(VALUES.map(|z| vec![x, y, z]));
+        }
+    }
+    shapes.retain(|s| s.contains(&0));
+    let text = |s: &[i64]| {
+        let v: Vec<String> = s.iter().map(i64::to_string).collect();
+        format!("({})", v.join(","))
+    };
+    let no_ones = |s: &[i64]| s.iter().copied().filter(|&v| v != 1).collect::<Vec<_>>();
+    let mut found = 0;
+    for a in &shapes {
+        for b in &shapes {
+            let (ta, tb): (IntTuple, IntTuple) =
+                (text(a).parse().unwrap(), text(b).parse().unwrap());
+            let exists = refinable.contains(&(no_ones(a), no_ones(b)));
+            match common_refinement(&ta, &tb) {
+                Ok((ra, rb)) => {
+                    assert!(exists, "{ta} {tb}: no refinement exists, got {ra} {rb}");
+                    assert_eq!(ra.leaves(), rb.leaves(), "{ta} {tb}");
+                    assert!(!ra.leaves().contains(&1), "{ra}");
+                    assert!(
+                        is_coarsening(&ta, &ra) && is_coarsening(&tb, &rb),
+                        "{ta}->{ra} {tb}->{rb}"
+                    );
+                    found += 1;
+                }
+                Err(e) => {
+                    assert!(!exists, "{ta} {tb}: a refinement exists, got {e}");
+                    assert!(matches!(e, Error::NoCommonRefinement { .. }), "{e}");
+                }
+            }
+        }
+    }
+    assert!(found > 1000, "{found}");
+}
+
+#[test]
+fn common_refinement_of_nested_and_odd_shapes_is_typed() {
+    // Invariant: nesting is kept around the refined leaves; a negative extent and an
+    // overflowing size are typed errors, never a hang or a panic. Witness: the issue's
+    // case, nested shapes, i64 extremes.
+    use hlayout::tuple::common_refinement;
+    let cr = |a: &str, b: &str| common_refinement(&t(a), &t(b));
+    let (ra, rb) = cr("(0,0)", "(0)").unwrap();
+    assert_eq!(
+        (ra.to_string(), rb.to_string()),
+        ("(0,0)".into(), "((0,0))".into())
+    );
+    let (ra, rb) = cr("((2,3),0)", "(0,(3,2))").unwrap();
+    assert_eq!(ra.leaves(), rb.leaves());
+    assert_eq!(ra.to_string(), "((2,3),(0,3,2))");
+    assert!(matches!(
+        cr("(3,0)", "(4,0)"),
+        Err(Error::NoCommonRefinement { .. })
+    ));
+    assert!(matches!(cr("(-1,-1)", "1"), Err(Error::OutOfDomain { .. })));
+    assert!(matches!(
+        cr("(2,-3)", "(-6)"),
+        Err(Error::OutOfDomain { .. })
+    ));
+    let min = i64::MIN.to_string();
+    assert!(cr(&min, &min).is_err());
+    assert!(matches!(
+        cr("(4611686018427387904,4)", "0"),
+        Err(Error::Overflow { .. })
+    ));
+    let max = i64::MAX.to_string();
+    let (ra, _) = cr(&format!("({max},0)"), &format!("(0,{max})")).unwrap();
+    assert_eq!(ra.to_string(), format!("({max},(0,{max}))"));
+}
+
+fn t(text: &str) -> IntTuple {
+    text.parse().unwrap()
 }

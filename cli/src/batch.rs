@@ -1,7 +1,7 @@
 //! `hlayout batch`: the JSON Lines protocol (`docs/batch-protocol.md`).
 //!
 //! One JSON request per input line, one JSON response per output line, in
-//! order, flushed after each. A bad request gets `{"error": "..."}` naming the
+//! order. A bad request gets `{"error": "..."}` naming the
 //! problem and the stream goes on; empty lines are skipped. Input is read as
 //! bytes, so a line that is not UTF-8 is one bad request like any other, and a
 //! line longer than [`Limits::max_line_bytes`] is skipped without being held
@@ -10,6 +10,14 @@
 //! produced, never materialised. Each operation lives in one arm of `handle`
 //! (`zipped_divide` with a layout tiler is the logical divide).
 //!
+//! Flushing: the protocol asks for each response to be flushed after its
+//! line. Replies are flushed whenever the reader has no further input
+//! buffered, just before it would block waiting for more: a client that
+//! waits for each reply before sending the next line gets it at once, as
+//! if every line were flushed, while a client that streams many lines gets
+//! their replies in large writes (one system call per buffer of input, not
+//! per line). The output is flushed again at the end of the input.
+//!
 //! ```
 //! let out = hlayout_cli::batch::respond(r#"{"op":"eval","layout":"(2,2):(1,2)"}"#);
 //! assert_eq!(out, r#"{"offsets":[0,2,1,3]}"#);
@@ -17,7 +25,7 @@
 //! assert!(bad.starts_with(r#"{"error":"layout: parse error at byte 4"#));
 //! ```
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 use serde_json::{json, Map, Value};
 
@@ -26,7 +34,8 @@ use hlayout::{Layout, Limits, Movement, MovementKind, ViewStack};
 use crate::fields::{self, clip, Fields};
 
 /// Reads requests from `input` until it ends, writing one response line
-/// each, with the default [`Limits`].
+/// each, with the default [`Limits`]; `output` is flushed whenever no further
+/// input is buffered (see the module documentation).
 ///
 /// # Errors
 /// Only I/O errors; malformed requests are answered, not raised.
@@ -36,7 +45,7 @@ use crate::fields::{self, clip, Fields};
 /// hlayout_cli::batch::run(&b"{\"op\":\"coalesce\",\"layout\":\"(2,2):(2,1)\"}\n\n"[..], &mut out).unwrap();
 /// assert_eq!(String::from_utf8(out).unwrap(), "{\"layout\":\"4:1\"}\n");
 /// ```
-pub fn run(input: impl BufRead, output: impl Write) -> io::Result<()> {
+pub fn run(input: impl Read, output: impl Write) -> io::Result<()> {
     run_with(input, output, &Limits::default())
 }
 
@@ -51,34 +60,43 @@ pub fn run(input: impl BufRead, output: impl Write) -> io::Result<()> {
 /// hlayout_cli::batch::run_with(&b"{\"op\":\"eval\",\"layout\":\"2:1\"}\n"[..], &mut out, &tight).unwrap();
 /// assert!(String::from_utf8(out).unwrap().contains("max_line_bytes = 8"));
 /// ```
-pub fn run_with(
-    mut input: impl BufRead,
-    mut output: impl Write,
-    limits: &Limits,
-) -> io::Result<()> {
+pub fn run_with(input: impl Read, mut output: impl Write, limits: &Limits) -> io::Result<()> {
+    let mut input = BufReader::with_capacity(INPUT_BUFFER, input);
+    // One line buffer for the whole stream (cleared, not reallocated, per line).
     let mut line = Vec::new();
-    while let Some(len) = read_line(&mut input, &mut line, limits.max_line_bytes)? {
+    while let Some(len) = read_line(&mut input, &mut line, limits.max_line_bytes, &mut output)? {
         if len > limits.max_line_bytes {
             let e = limits.check_line(len).err().map(|e| e.to_string());
             write_json(&mut output, &json!({ "error": e }))?;
-        } else if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        } else {
+        } else if !line.iter().all(u8::is_ascii_whitespace) {
             respond_to(&line, limits, &mut output)?;
         }
-        output.flush()?;
     }
-    Ok(())
+    output.flush()
 }
+
+/// Bytes of input read ahead; requests are short, so one read system call
+/// usually brings many.
+const INPUT_BUFFER: usize = 1 << 16;
 
 /// Reads one line (without its `\n`) into `buf`, keeping at most `max`
 /// bytes; returns the line's full length, or `None` at end of input.
+/// Before any read that may block (nothing buffered), flushes `output`, so
+/// that every reply to the input read so far is delivered first.
 /// Memory O(max) whatever the line's length.
-fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<Option<usize>> {
+fn read_line<R: Read>(
+    input: &mut BufReader<R>,
+    buf: &mut Vec<u8>,
+    max: usize,
+    output: &mut impl Write,
+) -> io::Result<Option<usize>> {
     buf.clear();
     let mut total = 0usize;
     let mut seen = false;
     loop {
+        if input.buffer().is_empty() {
+            output.flush()?;
+        }
         let avail = match input.fill_buf() {
             Ok(a) => a,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -132,9 +150,9 @@ pub fn respond(line: &str) -> String {
 pub fn respond_to(line: &[u8], limits: &Limits, out: &mut impl Write) -> io::Result<()> {
     let reply = match std::str::from_utf8(line) {
         Err(e) => Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
-        Ok(text) => match fields::parse_json(text) {
-            Ok(Value::Object(req)) => handle(&req, limits),
-            Ok(_) => Err("request is not a JSON object".into()),
+        Ok(text) => match fields::parse_request(text) {
+            Ok(Some(req)) => handle(&req, limits),
+            Ok(None) => Err("request is not a JSON object".into()),
             Err(e) => Err(format!("invalid JSON: {e}")),
         },
     };
@@ -154,6 +172,8 @@ enum Reply {
     Json(Value),
     /// `{"offsets": [...]}` of a layout.
     Eval(Layout),
+    /// `{"layout": text}`, the text written straight to the output.
+    Layout(Layout),
     /// `{"views", "repr", "offsets"}` of a chain, with the fields of
     /// `extra` (the kernel expressions) before the offsets.
     Chain(ViewStack, Map<String, Value>),
@@ -163,6 +183,10 @@ impl Reply {
     fn write(self, out: &mut impl Write) -> io::Result<()> {
         match self {
             Reply::Json(v) => write_json(out, &v),
+            Reply::Layout(l) => {
+                // Layout text is digits, signs and `(),:`: nothing to escape.
+                writeln!(out, "{{\"layout\":\"{l}\"}}")
+            }
             Reply::Eval(l) => {
                 out.write_all(b"{\"offsets\":")?;
                 write_list(out, l.offsets())?;
@@ -194,7 +218,7 @@ fn write_list(out: &mut impl Write, items: impl Iterator<Item = i64>) -> io::Res
     out.write_all(b"]")
 }
 
-type Req = Map<String, Value>;
+type Req<'a> = fields::Request<'a>;
 
 /// The ops of the protocol, for the error naming an unknown one.
 const OPS: &str = "eval, compose, coalesce, complement, right_inverse, left_inverse, \
@@ -222,12 +246,12 @@ fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
     };
     let allowed =
         allowed_fields(op).ok_or_else(|| format!("unknown op '{}' (known: {OPS})", clip(op)))?;
-    let f = Fields::new(req, op, allowed)?;
+    let f = Fields::of_request(req, op, allowed)?;
     if let Some(answer) = crate::composed::respond(&f, op, limits) {
         return answer.map(Reply::Json);
     }
     let layout = |f: &Fields| f.layout("layout", limits);
-    let text = |l: Layout| Reply::Json(json!({ "layout": l.to_string() }));
+    let text = Reply::Layout;
     let lib = |r: hlayout::Result<Layout>| r.map(text).map_err(|e| e.to_string());
     match op {
         "eval" => eval(layout(&f)?, limits),
@@ -260,7 +284,7 @@ fn complement(f: &Fields, limits: &Limits) -> Result<Reply, String> {
         Some(v) => fields::int(v, "cotarget")?,
     };
     let r = l.complement(cotarget).map_err(|e| e.to_string())?;
-    Ok(Reply::Json(json!({ "layout": r.to_string() })))
+    Ok(Reply::Layout(r))
 }
 
 fn eval(l: Layout, limits: &Limits) -> Result<Reply, String> {

@@ -12,6 +12,8 @@
 //! assert_eq!(err, "unknown field 'extra' for op 'eval' (allowed: op, layout)");
 //! ```
 
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -22,7 +24,38 @@ use hlayout::{FlatView, Layout, Limits};
 /// A request object whose field names were checked against an op's list.
 #[derive(Debug)]
 pub struct Fields<'a> {
-    req: &'a Map<String, Value>,
+    req: Object<'a>,
+}
+
+/// The object behind [`Fields`]: a JSON map, or a parsed request line.
+#[derive(Clone, Copy, Debug)]
+enum Object<'a> {
+    Map(&'a Map<String, Value>),
+    Request(&'a Request<'a>),
+}
+
+impl<'a> Object<'a> {
+    fn get(self, name: &str) -> Option<&'a Value> {
+        match self {
+            Object::Map(m) => m.get(name),
+            Object::Request(r) => r.get(name),
+        }
+    }
+
+    /// The alphabetically first key that is not `op` or in `allowed` (the
+    /// same one whatever the fields' order).
+    fn first_unknown(self, allowed: &[&str]) -> Option<&'a str> {
+        let unknown = |k: &&str| *k != "op" && !allowed.contains(k);
+        match self {
+            Object::Map(m) => m.keys().map(String::as_str).find(unknown),
+            Object::Request(r) => r
+                .fields
+                .iter()
+                .map(|(k, _)| k.as_ref())
+                .filter(unknown)
+                .min(),
+        }
+    }
 }
 
 impl<'a> Fields<'a> {
@@ -40,10 +73,29 @@ impl<'a> Fields<'a> {
         op: &str,
         allowed: &[&str],
     ) -> Result<Fields<'a>, String> {
-        if let Some(k) = req
-            .keys()
-            .find(|k| k.as_str() != "op" && !allowed.contains(&k.as_str()))
-        {
+        Fields::checked(Object::Map(req), op, allowed)
+    }
+
+    /// [`Fields::new`] of a request line parsed by [`parse_request`].
+    ///
+    /// # Errors
+    /// The first unknown field (alphabetically), named with the allowed ones.
+    ///
+    /// ```
+    /// use hlayout_cli::fields::{parse_request, Fields};
+    /// let req = parse_request(r#"{"op":"coalesce","layout":"8:1"}"#).unwrap().unwrap();
+    /// assert!(Fields::of_request(&req, "coalesce", &["layout"]).is_ok());
+    /// ```
+    pub fn of_request(
+        req: &'a Request<'a>,
+        op: &str,
+        allowed: &[&str],
+    ) -> Result<Fields<'a>, String> {
+        Fields::checked(Object::Request(req), op, allowed)
+    }
+
+    fn checked(req: Object<'a>, op: &str, allowed: &[&str]) -> Result<Fields<'a>, String> {
+        if let Some(k) = req.first_unknown(allowed) {
             let mut names = vec!["op"];
             names.extend_from_slice(allowed);
             return Err(format!(
@@ -262,6 +314,128 @@ pub fn parse_json(text: &str) -> serde_json::Result<Value> {
     let v = Strict::deserialize(&mut de)?;
     de.end()?;
     Ok(v.0)
+}
+
+/// A request line's top-level object: its fields in order, each key
+/// borrowed from the line unless it holds an escape. Cheaper than a
+/// [`Map`] for the few fields a request has (no tree, no key copies).
+#[derive(Debug)]
+pub struct Request<'de> {
+    fields: Vec<(Cow<'de, str>, Value)>,
+}
+
+impl Request<'_> {
+    /// The value of field `name`. O(fields).
+    ///
+    /// ```
+    /// let req = hlayout_cli::fields::parse_request(r#"{"op":"eval"}"#).unwrap().unwrap();
+    /// assert_eq!(req.get("op").and_then(|v| v.as_str()), Some("eval"));
+    /// ```
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.fields.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+}
+
+/// Parses one request line as [`parse_json`] does (the same errors: invalid
+/// JSON, a repeated key at any depth), keeping a top-level object as a
+/// [`Request`]; `None` when the line is valid JSON but not an object.
+///
+/// # Errors
+/// serde_json's, and "duplicate field" for a repeated key.
+///
+/// ```
+/// use hlayout_cli::fields::parse_request;
+/// assert!(parse_request(r#"{"op":"eval","layout":"8:1"}"#).unwrap().is_some());
+/// assert!(parse_request("[1, 2]").unwrap().is_none());
+/// let err = parse_request(r#"{"op":"eval","layout":"8:1","layout":"4:1"}"#).unwrap_err();
+/// assert_eq!(err.to_string(), "duplicate field 'layout' at line 1 column 36");
+/// ```
+pub fn parse_request(text: &str) -> serde_json::Result<Option<Request<'_>>> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let r = de.deserialize_any(RequestVisitor)?;
+    de.end()?;
+    Ok(r)
+}
+
+/// A map key, borrowed from the input when it has no escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key<'de>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The top level of a request line: an object as a [`Request`], anything
+/// else checked as [`Strict`] and dropped.
+struct RequestVisitor;
+
+impl<'de> Visitor<'de> for RequestVisitor {
+    type Value = Option<Request<'de>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        StrictVisitor.visit_seq(seq).map(|_| None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut fields: Vec<(Cow<'de, str>, Value)> = Vec::with_capacity(4);
+        // Past a few keys, a set keeps the duplicate check linear.
+        let mut seen: Option<HashSet<String>> = None;
+        while let Some(Key(key)) = map.next_key()? {
+            let repeated = match &mut seen {
+                Some(set) => !set.insert(key.to_string()),
+                None => fields.iter().any(|(k, _)| *k == key),
+            };
+            if repeated {
+                return Err(de::Error::custom(format!(
+                    "duplicate field '{}'",
+                    clip(&key)
+                )));
+            }
+            let Strict(v) = map.next_value()?;
+            fields.push((key, v));
+            if seen.is_none() && fields.len() >= 16 {
+                seen = Some(fields.iter().map(|(k, _)| k.to_string()).collect());
+            }
+        }
+        Ok(Some(Request { fields }))
+    }
 }
 
 /// A JSON value whose objects have distinct keys.

@@ -27,7 +27,11 @@ limits each reply costs time linear in the request line and the reply (the
 searches behind compose, left_inverse and merge have fixed budgets and answer
 'undecided' past them). Raising --max-rank or --max-ops raises what one op
 may cost (polynomially in the rank and the number of views); a line longer
-than --max-line-bytes is skipped without being held in memory.";
+than --max-line-bytes is skipped without being held in memory.
+
+Replies are flushed whenever no further input is waiting: a client that
+waits for each reply gets it at once (as if every line were flushed), and a
+stream of many lines is answered in large writes.";
 
 /// Layout text as a positional argument: it may start with `-` (a negative
 /// extent is a failed request, exit 1), but `--anything` is an option the
@@ -260,7 +264,7 @@ fn main() -> ExitCode {
     match matches.subcommand() {
         Some(("batch", m)) => {
             let stdin = io::stdin().lock();
-            let stdout = BufWriter::new(io::stdout().lock());
+            let stdout = BufWriter::with_capacity(1 << 16, io::stdout().lock());
             match hlayout_cli::batch::run_with(stdin, stdout, &limits(m)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

@@ -350,3 +350,55 @@ fn batch_flags_change_the_limits() {
         ]
     );
 }
+
+#[test]
+fn batch_replies_to_a_waiting_client_before_its_next_line() {
+    // Invariant: replies are flushed whenever no further input is buffered, so a
+    // client that waits for each reply before writing the next line is never
+    // left waiting (the protocol's "flushed after each line", as such a client
+    // sees it). Witness: three round trips over pipes, the last line written in
+    // two pieces; each reply must arrive within 60 s (not at end of input).
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let mut child = hlayout()
+        .arg("batch")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = Duration::from_secs(60);
+    let mut ask = |pieces: &[&str]| {
+        for p in pieces {
+            stdin.write_all(p.as_bytes()).unwrap();
+            stdin.flush().unwrap();
+        }
+        rx.recv_timeout(wait)
+            .expect("a reply while the client waits")
+    };
+    assert_eq!(
+        ask(&["{\"op\":\"coalesce\",\"layout\":\"(2,2):(2,1)\"}\n"]),
+        r#"{"layout":"4:1"}"#
+    );
+    assert_eq!(
+        ask(&["\n{\"op\":\"eval\",\"layout\":\"3:2\"}\n"]),
+        r#"{"offsets":[0,2,4]}"#
+    );
+    assert_eq!(
+        ask(&["{\"op\":\"coalesce\",", "\"layout\":\"8:1\"}\n"]),
+        r#"{"layout":"8:1"}"#
+    );
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    reader.join().unwrap();
+}

@@ -29,9 +29,6 @@ class NonPositiveExtentError(HlayoutError):
 class IntegerOverflowError(HlayoutError):
     what: str
 
-class NegativeIndexError(HlayoutError):
-    index: int
-
 class OutOfDomainError(HlayoutError):
     what: str
 

@@ -44,12 +44,6 @@ create_exception!(
 );
 create_exception!(
     hlayout,
-    NegativeIndexError,
-    HlayoutError,
-    "An index was negative."
-);
-create_exception!(
-    hlayout,
     OutOfDomainError,
     HlayoutError,
     "An index or coordinate lies outside the domain."
@@ -184,7 +178,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "IntegerOverflowError",
         py.get_type::<IntegerOverflowError>(),
     )?;
-    m.add("NegativeIndexError", py.get_type::<NegativeIndexError>())?;
     m.add("OutOfDomainError", py.get_type::<OutOfDomainError>())?;
     m.add("NotCompatibleError", py.get_type::<NotCompatibleError>())?;
     m.add("SizeMismatchError", py.get_type::<SizeMismatchError>())?;
@@ -305,9 +298,6 @@ pub(crate) fn to_py(e: hlayout::Error) -> PyErr {
         ),
         E::Overflow { what } => {
             raise::<IntegerOverflowError>(py, msg, "Overflow", vec![("what", Str(what.into()))])
-        }
-        E::NegativeIndex { index } => {
-            raise::<NegativeIndexError>(py, msg, "NegativeIndex", vec![("index", Int(index))])
         }
         E::OutOfDomain { what } => {
             raise::<OutOfDomainError>(py, msg, "OutOfDomain", vec![("what", Str(what))])

@@ -134,15 +134,16 @@ impl PyView {
         })
     }
 
-    /// The view of a layout plus `offset` (each top-level mode a dimension).
+    /// The view of a layout plus `offset` (each top-level mode a dimension);
+    /// `IntegerOverflowError` when an offset would leave i64.
     #[staticmethod]
     #[pyo3(signature = (layout, offset=Int(0)), text_signature = "(layout, offset=0)")]
-    fn from_layout(layout: &PyLayout, offset: Int) -> PyView {
+    fn from_layout(layout: &PyLayout, offset: Int) -> PyResult<PyView> {
         let Int(offset) = offset;
-        PyView {
-            inner: View::from_layout(&layout.inner, offset),
+        Ok(PyView {
+            inner: View::from_layout(&layout.inner, offset).py()?,
             recipe: format!("View.from_layout({}, {offset})", layout.repr()).into(),
-        }
+        })
     }
 
     /// The view equal to a tinygrad-form `FlatView`.

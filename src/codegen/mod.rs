@@ -278,7 +278,7 @@ pub fn view(v: &View, input: Input) -> Result<Kernel> {
 /// # Ok::<(), hlayout::Error>(())
 /// ```
 pub fn layout(layout: &Layout, input: Input) -> Result<Kernel> {
-    view(&View::from_layout(layout, 0), input)
+    view(&View::of_layout(layout, 0), input)
 }
 
 /// The kernel of a composed layout `Sw<B,M,S> o O o L`, `i ↦ Sw(O + L(i))`,

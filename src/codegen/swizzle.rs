@@ -38,7 +38,8 @@ use crate::view::View;
 
 /// The kernel of `c` at `input` (see [`super::composed`]).
 pub(crate) fn kernel(c: &ComposedLayout, input: Input) -> Result<Kernel> {
-    let v = View::from_layout(c.layout(), c.offset());
+    // `ComposedLayout::new` checked that O + L(i) fits i64.
+    let v = View::of_layout(c.layout(), c.offset());
     let mut b = Builder::recording();
     let mut conds = Vec::new();
     let (vars, lins) = inputs(&mut b, &v.shape(), input)?;

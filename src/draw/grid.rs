@@ -139,7 +139,7 @@ impl Grid {
         let modes: Vec<Vec<i64>> = (0..v.rank())
             .map(|d| {
                 let leaves = &v.leaf_extents()[v.dim_leaves(d)];
-                if v.window(d).is_none() && leaves.iter().product::<i64>() == shape[d] {
+                if v.window(d).is_none() && extent(leaves.iter().copied()) == shape[d] {
                     leaves.to_vec()
                 } else {
                     vec![shape[d]]
@@ -164,14 +164,14 @@ impl Grid {
         max_cells: i64,
         mut eval: impl FnMut(i64) -> Option<i64>,
     ) -> Grid {
-        let rows_full: i64 = row_leaves.iter().map(|l| l.0).product();
-        let cols_full: i64 = col_leaves.iter().map(|l| l.0).product();
+        let rows_full: i64 = extent(row_leaves.iter().map(|l| l.0));
+        let cols_full: i64 = extent(col_leaves.iter().map(|l| l.0));
         let cols = cols_full.clamp(0, max_cells);
         let rows = rows_full.clamp(0, (max_cells / cols.max(1)).max(1));
         let mut cells = Vec::with_capacity(usize::try_from(rows * cols).unwrap_or(0));
         for r in 0..rows {
             for c in 0..cols {
-                cells.push(eval(r * cols_full + c));
+                cells.push(eval(r.saturating_mul(cols_full).saturating_add(c)));
             }
         }
         Grid {
@@ -269,4 +269,11 @@ fn mark(leaves: &Leaves, p: i64) -> Option<Mark> {
         step = step.saturating_mul(leaves[k].0.max(1));
     }
     found
+}
+
+/// The product of extents, saturating at `i64::MAX`: only an empty view (a 0
+/// extent elsewhere) has extents whose product leaves `i64`, and its grid is
+/// cut to its cell budget anyway.
+fn extent(extents: impl Iterator<Item = i64>) -> i64 {
+    extents.fold(1i64, i64::saturating_mul)
 }

@@ -91,8 +91,8 @@ fn index_of(crd: TupleRef<'_>, shape: TupleRef<'_>) -> std::result::Result<i64, 
 /// Digits are taken from the last leaf towards the first. O(leaves).
 ///
 /// # Errors
-/// [`Error::OutOfDomain`] unless `0 <= idx < size(shape)`; [`Error::Overflow`]
-/// when the size of `shape` leaves `i64`.
+/// [`Error::OutOfDomain`] unless `0 <= idx < size(shape)`, or for a negative
+/// extent; [`Error::Overflow`] when the size of `shape` leaves `i64`.
 ///
 /// ```
 /// use hlayout::{tuple::idx2crd, IntTuple};
@@ -102,6 +102,13 @@ fn index_of(crd: TupleRef<'_>, shape: TupleRef<'_>) -> std::result::Result<i64, 
 /// ```
 pub fn idx2crd(idx: i64, shape: &IntTuple) -> Result<IntTuple> {
     let n = shape.size()?;
+    if let Some(&e) = shape.leaves().iter().find(|&&e| e < 0) {
+        // A product of negative extents can be positive, but no coordinate
+        // lies in a mode of negative size (crd2idx refuses every one).
+        return Err(Error::OutOfDomain {
+            what: format!("index {idx} in shape {shape}: extent {e} is negative"),
+        });
+    }
     if !(0..n).contains(&idx) {
         return Err(Error::OutOfDomain {
             what: format!("index {idx} in shape {shape} of size {n}"),
@@ -231,11 +238,18 @@ fn family(shape: TupleRef<'_>) -> Result<Vec<IntTuple>> {
 /// `ra` and `b` of `rb`. A leaf of `a` that covers several refined leaves
 /// becomes a tuple; an extent-1 leaf becomes `()`. O(leaves).
 ///
+/// Shapes of size 0 hold a 0 leaf, and a 0 leaf is the product of any run of
+/// refined leaves that contains a 0: the leaves before each shape's first 0
+/// are matched from the left, those after its last 0 from the right, and what
+/// one shape has left over is absorbed by the other's 0 leaf. Such a
+/// refinement is valid but not always the coarsest: the leaves between two
+/// 0s are kept whole.
+///
 /// # Errors
-/// [`Error::NonPositiveExtent`] for a leaf below 1 (naming its leaf in its
-/// shape); [`Error::SizeMismatch`] when the sizes differ;
-/// [`Error::NoCommonRefinement`] when two leaf extents being matched do not
-/// divide each other.
+/// [`Error::SizeMismatch`] when the sizes differ; [`Error::NoCommonRefinement`]
+/// when two leaf extents being matched do not divide each other;
+/// [`Error::OutOfDomain`] for a negative extent; [`Error::Overflow`] when a
+/// size leaves `i64`.
 ///
 /// ```
 /// use hlayout::{tuple::common_refinement, IntTuple};
@@ -244,17 +258,16 @@ fn family(shape: TupleRef<'_>) -> Result<Vec<IntTuple>> {
 /// let (ra, rb) = common_refinement(&a, &b).unwrap();
 /// assert_eq!((ra.to_string(), rb.to_string()), ("(2,(2,6))".into(), "((2,2),6)".into()));
 /// assert!(common_refinement(&"(6,4)".parse().unwrap(), &"(4,6)".parse().unwrap()).is_err());
-/// assert!(common_refinement(&"(1,0)".parse().unwrap(), &"0".parse().unwrap()).is_err());
+/// // Size 0: a 0 leaf absorbs what the other shape has left over.
+/// let (ra, rb) = common_refinement(&"(1,0)".parse().unwrap(), &"0".parse().unwrap()).unwrap();
+/// assert_eq!((ra.to_string(), rb.to_string()), ("((),0)".into(), "0".into()));
 /// ```
 pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<(IntTuple, IntTuple)> {
-    for (leaf, &extent) in a.leaves().iter().chain(b.leaves().iter()).enumerate() {
-        if extent < 1 {
-            let leaf = if leaf < a.leaves().len() {
-                leaf
-            } else {
-                leaf - a.leaves().len()
-            };
-            return Err(Error::NonPositiveExtent { leaf, extent });
+    for t in [a, b] {
+        if let Some((k, &e)) = t.leaves().iter().enumerate().find(|(_, &e)| e < 0) {
+            return Err(Error::OutOfDomain {
+                what: format!("extent {e} at leaf {k} of {t}: a shape needs extents >= 0"),
+            });
         }
     }
     let (na, nb) = (a.size()?, b.size()?);
@@ -264,6 +277,9 @@ pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<(IntTuple, IntTup
             left: na,
             right: nb,
         });
+    }
+    if na == 0 {
+        return zero_refinement(a, b);
     }
     // Walk both leaf lists from the last (fastest) leaf; `parts_*[k]` counts the
     // refined leaves that leaf k covers.
@@ -308,6 +324,125 @@ pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<(IntTuple, IntTup
         nest_over(a, &parts_a, &refined),
         nest_over(b, &parts_b, &refined),
     ))
+}
+
+/// One refined leaf: its extent and the leaf of `a` and of `b` it belongs to.
+type Piece = (i64, usize, usize);
+
+/// The common refinement of two size-0 shapes (extents >= 0, each with a 0).
+///
+/// A refined 0 leaf lies in a 0 leaf of each shape, and before the first one
+/// every group product is nonzero: so the leaves before `a`'s first 0 and
+/// `b`'s first 0 must form one divisibility chain from the left, and those
+/// after the last 0s one chain from the right ([`match_run`]). What is left
+/// over on one side when the other reaches its 0 joins that 0 leaf's group.
+/// Between the outermost 0s: the 0 leaves and the leaves between them, each
+/// shape's middle leaves sitting inside the other's first or last 0 leaf.
+/// O(leaves).
+fn zero_refinement(a: &IntTuple, b: &IntTuple) -> Result<(IntTuple, IntTuple)> {
+    let (la, lb) = (a.leaves(), b.leaves());
+    let zeros = |l: &[i64]| {
+        let first = l.iter().position(|&e| e == 0).unwrap_or(0);
+        let last = l.iter().rposition(|&e| e == 0).unwrap_or(0);
+        (first, last)
+    };
+    let ((fa, ka), (fb, kb)) = (zeros(la), zeros(lb));
+    let fail = |(x, y): (i64, i64)| Error::NoCommonRefinement {
+        left: a.to_string(),
+        right: b.to_string(),
+        left_extent: x,
+        right_extent: y,
+    };
+    let mut pieces: Vec<Piece> = Vec::new();
+    let left = |l: &[i64], end: usize| l[..end].iter().copied().enumerate().collect::<Vec<_>>();
+    match_run(&left(la, fa), &left(lb, fb), (fa, fb), &mut pieces).map_err(fail)?;
+    fn inner(l: &[i64], from: usize, to: usize) -> impl Iterator<Item = usize> + '_ {
+        (from + 1..to).filter(move |&k| l[k] != 1)
+    }
+    if fa == ka {
+        pieces.push((0, fa, fb));
+        pieces.extend(inner(lb, fb, kb).map(|k| (lb[k], fa, k)));
+        if fb != kb {
+            pieces.push((0, fa, kb));
+        }
+    } else if fb == kb {
+        pieces.push((0, fa, fb));
+        pieces.extend(inner(la, fa, ka).map(|k| (la[k], k, fb)));
+        pieces.push((0, ka, fb));
+    } else {
+        pieces.push((0, fa, fb));
+        pieces.extend(inner(la, fa, ka).map(|k| (la[k], k, fb)));
+        pieces.extend(inner(lb, fb, kb).map(|k| (lb[k], ka, k)));
+        pieces.push((0, ka, kb));
+    }
+    let right = |l: &[i64], from: usize| {
+        let v: Vec<(usize, i64)> = l.iter().copied().enumerate().skip(from + 1).collect();
+        v.into_iter().rev().collect::<Vec<_>>()
+    };
+    let mut tail = Vec::new();
+    match_run(&right(la, ka), &right(lb, kb), (ka, kb), &mut tail).map_err(fail)?;
+    pieces.extend(tail.into_iter().rev());
+    let (mut parts_a, mut parts_b) = (vec![0usize; la.len()], vec![0usize; lb.len()]);
+    for &(_, i, j) in &pieces {
+        parts_a[i] += 1;
+        parts_b[j] += 1;
+    }
+    let refined: Vec<i64> = pieces.iter().map(|p| p.0).collect();
+    Ok((
+        nest_over(a, &parts_a, &refined),
+        nest_over(b, &parts_b, &refined),
+    ))
+}
+
+/// Matches two runs of positive leaves `(leaf, extent)`, in the order given,
+/// into refined pieces: each step splits off the smaller of the two current
+/// remainders, which must divide the larger. When one run ends, the rest of
+/// the other goes to that side's `absorb` leaf (a 0 leaf). O(leaves).
+///
+/// # Errors
+/// The two remainders that do not divide each other.
+fn match_run(
+    a: &[(usize, i64)],
+    b: &[(usize, i64)],
+    absorb: (usize, usize),
+    out: &mut Vec<Piece>,
+) -> std::result::Result<(), (i64, i64)> {
+    let mut a = a.iter().copied().filter(|&(_, e)| e != 1);
+    let mut b = b.iter().copied().filter(|&(_, e)| e != 1);
+    let (mut ca, mut cb) = (a.next(), b.next());
+    loop {
+        match (ca, cb) {
+            (None, None) => return Ok(()),
+            (Some((i, x)), None) => {
+                out.push((x, i, absorb.1));
+                ca = a.next();
+            }
+            (None, Some((j, y))) => {
+                out.push((y, absorb.0, j));
+                cb = b.next();
+            }
+            (Some((i, x)), Some((j, y))) => {
+                let step = if x % y == 0 {
+                    y
+                } else if y % x == 0 {
+                    x
+                } else {
+                    return Err((x, y));
+                };
+                out.push((step, i, j));
+                ca = if x == step {
+                    a.next()
+                } else {
+                    Some((i, x / step))
+                };
+                cb = if y == step {
+                    b.next()
+                } else {
+                    Some((j, y / step))
+                };
+            }
+        }
+    }
 }
 
 /// Replaces leaf k of `shape` by its `parts[k]` refined leaves (a tuple unless exactly one).

@@ -222,15 +222,28 @@ impl View {
         })
     }
 
-    /// A view of a layout: each top-level mode is a dimension, its leaves the
-    /// mode's leaves; always valid.
+    /// A view of a layout plus `offset`: each top-level mode is a dimension,
+    /// its leaves the mode's leaves; always valid. O(leaves).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] when `offset` plus some offset of the layout leaves
+    /// `i64` (a view's offsets all fit `i64`, so its streams never wrap).
     ///
     /// ```
     /// let l: hlayout::Layout = "(2,(2,2)):(2,(1,4))".parse().unwrap();
-    /// let v = hlayout::View::from_layout(&l, 5);
+    /// let v = hlayout::View::from_layout(&l, 5).unwrap();
     /// assert_eq!(v.eval(&[1, 3]).unwrap(), Some(12));
+    /// assert!(hlayout::View::from_layout(&l, i64::MAX).is_err());
     /// ```
-    pub fn from_layout(layout: &Layout, offset: i64) -> View {
+    pub fn from_layout(layout: &Layout, offset: i64) -> Result<View> {
+        let (lo, hi) = layout.offset_range();
+        error::add(offset, lo, "offset of view")?;
+        error::add(offset, hi, "offset of view")?;
+        Ok(View::of_layout(layout, offset))
+    }
+
+    /// [`View::from_layout`] for an offset known to keep every offset in `i64`.
+    pub(crate) fn of_layout(layout: &Layout, offset: i64) -> View {
         let mut b = Builder::new(SmallVec::new(), offset);
         for m in layout.modes() {
             for (&e, &s) in m.shape_leaves().iter().zip(m.stride_leaves()) {

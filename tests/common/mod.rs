@@ -2,6 +2,7 @@
 //! evaluators written from the definitions (not from the library's code).
 #![allow(dead_code, unreachable_pub)]
 
+pub mod api_calls;
 pub mod c_expr;
 mod flat;
 pub mod ndarray;

@@ -92,11 +92,11 @@ impl ViewStack {
     /// assert_eq!(hlayout::ViewStack::from_layout(&m).to_string(), "(2,12):(12,1)");
     /// ```
     pub fn from_layout(layout: &crate::layout::Layout) -> ViewStack {
-        let mut view = View::from_layout(layout, 0);
+        let mut view = View::of_layout(layout, 0);
         // Cannot fail: a valid layout's span fits i64 and there are no
         // constraints or windows; keep the verbatim view if it ever did.
         if view.tidy().is_err() {
-            view = View::from_layout(layout, 0);
+            view = View::of_layout(layout, 0);
         }
         ViewStack {
             views: vec![view],
