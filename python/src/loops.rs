@@ -24,6 +24,8 @@ use crate::view::PyView;
 #[pyclass(name = "LoopNest", module = "hlayout", frozen)]
 pub(crate) struct PyLoopNest {
     inner: LoopNest,
+    /// The Python expression that rebuilds the nest: `loop_nest([...])`.
+    recipe: String,
 }
 
 #[pymethods]
@@ -70,12 +72,17 @@ impl PyLoopNest {
         Ok(self.inner.eval(k, &at))
     }
 
+    /// `loop_nest([...])` over the views' own reprs, so `eval(repr(n))`
+    /// rebuilds an equal nest.
     fn __repr__(&self) -> String {
-        format!(
-            "LoopNest(shape={:?}, loops={:?})",
-            self.inner.shape(),
-            self.loops()
-        )
+        self.recipe.clone()
+    }
+
+    /// Nests are equal when their loops and every view's access are.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyLoopNest>()
+            .is_ok_and(|o| o.get().inner == self.inner)
     }
 }
 
@@ -98,7 +105,10 @@ impl PyLoopNest {
 #[pyfunction]
 pub(crate) fn loop_nest(views: Vec<PyRef<'_, PyView>>) -> PyResult<PyLoopNest> {
     let refs: Vec<&hlayout::View> = views.iter().map(|v| &v.inner).collect();
+    let inner = hlayout::codegen::loop_nest(&refs).py()?;
+    let reprs: Vec<String> = views.iter().map(|v| v.__repr__()).collect();
     Ok(PyLoopNest {
-        inner: hlayout::codegen::loop_nest(&refs).py()?,
+        inner,
+        recipe: format!("loop_nest([{}])", reprs.join(", ")),
     })
 }
