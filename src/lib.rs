@@ -20,6 +20,8 @@ pub mod codegen;
 
 pub mod draw;
 
+pub mod smem;
+
 pub use error::{Error, Result};
 pub use layout::{Evaluator, FlatView, FlattenReport, Layout, ModeObstruction, Offsets};
 pub use limits::Limits;

@@ -1,0 +1,234 @@
+//! The exact bank-conflict count of a thread/value access.
+//!
+//! For each warp (32 consecutive threads) and each value `v`, the threads'
+//! element offsets `x = L(A(t·V + v))` lie in the 4-byte words `⌊x·b/4⌋ =
+//! x >> k` (`b = 4 >> k` bytes per element), word `w` in bank `w % 32`. The
+//! request takes as many wavefronts as the largest number of *distinct*
+//! words in one bank (threads reading the same word share it, the
+//! broadcast), and ideally `⌈distinct words / 32⌉`.
+//!
+//! [`WordSets`] keeps, per (warp, value), one element offset for each
+//! distinct word: the swizzle search counts every candidate on these sets,
+//! because a swizzle never merges or splits words (`docs/smem.md`).
+
+use crate::error::{Error, Result};
+use crate::smem::{word_shift, Access, SmemLayout, BANKS, SMEM_BUDGET, WARP};
+
+/// The count of one request: warp `warp`, value `value`.
+///
+/// ```
+/// use hlayout::smem::{bank_conflicts, Access};
+/// let a = Access::new("(32,1):(32,1)".parse()?)?; // thread t reads row t
+/// let c = bank_conflicts(&"(32,32):(32,1)".parse()?, &a, 4)?;
+/// assert_eq!((c.groups[0].wavefronts, c.groups[0].ideal), (32, 1));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupCount {
+    /// The warp (threads `32·warp ..`).
+    pub warp: i64,
+    /// The value index `v`.
+    pub value: i64,
+    /// Wavefronts: the most distinct words asked of one bank.
+    pub wavefronts: u32,
+    /// `⌈distinct words / 32⌉`.
+    pub ideal: u32,
+}
+
+/// Wavefronts of an access, total and per (warp, value).
+///
+/// ```
+/// use hlayout::smem::{bank_conflicts, Access};
+/// // A row-major 32x32 fp32 tile read by columns: every thread in bank v.
+/// let a = Access::new("(32,32):(32,1)".parse()?)?;
+/// let c = bank_conflicts(&"(32,32):(32,1)".parse()?, &a, 4)?;
+/// assert_eq!((c.wavefronts, c.ideal), (1024, 32));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankConflicts {
+    /// The sum of the wavefronts over warps and values.
+    pub wavefronts: u64,
+    /// The sum of the ideal counts over warps and values.
+    pub ideal: u64,
+    /// One count per warp and value, warp-major (`warp · V + value`).
+    pub groups: Vec<GroupCount>,
+}
+
+/// The exact wavefronts of `access` reading `layout`, elements of
+/// `element_bytes` bytes (1, 2 or 4).
+///
+/// O(T·V·(leaves + log 32)) time (one evaluation of A and of L per point, a
+/// sort of ≤ 32 words per request), O(32·V + warps·V) memory.
+///
+/// # Errors
+/// [`Error::Precondition`] for an element size other than 1, 2, 4;
+/// [`Error::BudgetExceeded`] when `T·V` exceeds [`SMEM_BUDGET`];
+/// [`Error::OutOfDomain`] naming the thread and value whose index
+/// `A(t·V+v)` lies outside `[0, size(L))` or whose offset is negative;
+/// [`Error::Overflow`] when a byte address leaves `i64`.
+///
+/// ```
+/// use hlayout::smem::{bank_conflicts, Access};
+/// let tile = "Sw<3,0,3> o 0 o (8,8):(8,1)".parse()?; // an 8x8 fp32 tile, swizzled
+/// let cols = Access::new("(8,8):(8,1)".parse()?)?;  // value v: the threads read column v
+/// let c = bank_conflicts(&tile, &cols, 4)?;
+/// assert_eq!((c.wavefronts, c.ideal), (8, 8)); // conflict-free
+/// let plain = bank_conflicts(&"(8,8):(8,1)".parse()?, &cols, 4)?;
+/// assert_eq!(plain.wavefronts, 16); // rows t and t+4 share a bank
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn bank_conflicts(
+    layout: &SmemLayout,
+    access: &Access,
+    element_bytes: i64,
+) -> Result<BankConflicts> {
+    let k = word_shift(element_bytes)?;
+    let sets = WordSets::new(layout, access, k)?;
+    let mut out = BankConflicts {
+        wavefronts: 0,
+        ideal: 0,
+        groups: Vec::with_capacity(sets.len()),
+    };
+    for g in 0..sets.len() {
+        let reps = sets.group(g);
+        let wavefronts = identity_wavefronts(reps, k);
+        let ideal = reps.len().div_ceil(BANKS as usize) as u32;
+        out.wavefronts += u64::from(wavefronts);
+        out.ideal += u64::from(ideal);
+        let v = access.values();
+        out.groups.push(GroupCount {
+            warp: g as i64 / v,
+            value: g as i64 % v,
+            wavefronts,
+            ideal,
+        });
+    }
+    Ok(out)
+}
+
+/// The most distinct words in one bank: the words of `reps` are distinct,
+/// so this is the largest bank's count. O(|reps|).
+fn identity_wavefronts(reps: &[i64], k: u32) -> u32 {
+    let mut hist = [0u8; BANKS as usize];
+    let mut most = 0;
+    for &x in reps {
+        let b = ((x >> k) & (BANKS - 1)) as usize;
+        hist[b] += 1;
+        most = most.max(hist[b]);
+    }
+    u32::from(most)
+}
+
+/// Per (warp, value), warp-major: one element offset per distinct word.
+pub(crate) struct WordSets {
+    reps: Vec<i64>,
+    starts: Vec<usize>,
+    max_offset: i64,
+}
+
+impl WordSets {
+    /// The word sets of `access` on `layout`, words `x >> k`.
+    /// O(T·V·(leaves + log 32)).
+    ///
+    /// # Errors
+    /// As [`bank_conflicts`].
+    pub(crate) fn new(layout: &SmemLayout, access: &Access, k: u32) -> Result<WordSets> {
+        let points = access.layout().size();
+        if points > SMEM_BUDGET {
+            return Err(Error::BudgetExceeded {
+                what: "bank conflicts of an access (points T*V)",
+                needed: points,
+                budget: SMEM_BUDGET,
+            });
+        }
+        let (t_count, v_count) = (access.threads(), access.values());
+        let eval = layout.evaluator();
+        let size = layout.size();
+        let mut stream = access.layout().offsets();
+        let mut sets = WordSets {
+            reps: Vec::with_capacity(points as usize),
+            starts: vec![0],
+            max_offset: 0,
+        };
+        // One warp at a time: its 32·V offsets, thread-major as A lists them.
+        let mut warp = Vec::with_capacity((WARP * v_count) as usize);
+        for t0 in (0..t_count).step_by(WARP as usize) {
+            let lanes = WARP.min(t_count - t0);
+            warp.clear();
+            for t in t0..t0 + lanes {
+                for v in 0..v_count {
+                    let a = stream.next().unwrap_or(-1);
+                    let x = element(&eval, size, a, t, v, k)?;
+                    sets.max_offset = sets.max_offset.max(x);
+                    warp.push(x);
+                }
+            }
+            for v in 0..v_count {
+                sets.push_group((0..lanes).map(|j| warp[(j * v_count + v) as usize]), k);
+            }
+        }
+        Ok(sets)
+    }
+
+    /// Adds one request: the offsets of its lanes, one kept per word.
+    fn push_group(&mut self, xs: impl Iterator<Item = i64>, k: u32) {
+        let mut buf = [0i64; WARP as usize];
+        let mut n = 0;
+        for x in xs {
+            buf[n] = x;
+            n += 1;
+        }
+        let lanes = &mut buf[..n];
+        lanes.sort_unstable_by_key(|&x| x >> k);
+        let mut last = None;
+        for &x in lanes.iter() {
+            if last != Some(x >> k) {
+                self.reps.push(x);
+                last = Some(x >> k);
+            }
+        }
+        self.starts.push(self.reps.len());
+    }
+
+    /// The largest element offset read.
+    pub(crate) fn max_offset(&self) -> i64 {
+        self.max_offset
+    }
+
+    /// The number of requests (warps · V).
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Request `g`'s offsets, one per distinct word.
+    pub(crate) fn group(&self, g: usize) -> &[i64] {
+        &self.reps[self.starts[g]..self.starts[g + 1]]
+    }
+}
+
+/// The element offset thread `t` reads as value `v` (index `a`), checked:
+/// inside L's domain, not negative, its byte address inside `i64`.
+fn element(eval: &super::SmemEval, size: i64, a: i64, t: i64, v: i64, k: u32) -> Result<i64> {
+    if !(0..size).contains(&a) {
+        return Err(Error::OutOfDomain {
+            what: format!(
+                "thread {t} value {v} reads index {a}, outside the layout's domain [0, {size})"
+            ),
+        });
+    }
+    let x = eval.eval(a)?;
+    if x < 0 {
+        return Err(Error::OutOfDomain {
+            what: format!(
+                "thread {t} value {v} reads offset {x} (index {a}): shared memory offsets are >= 0"
+            ),
+        });
+    }
+    if x > i64::MAX >> (2 - k) {
+        return Err(Error::Overflow {
+            what: "byte address of a shared-memory element",
+        });
+    }
+    Ok(x)
+}
