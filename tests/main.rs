@@ -13,6 +13,7 @@ mod edge_cases;
 mod layout_props;
 mod merge_props;
 mod no_alloc;
+mod smem_props;
 mod stream_props;
 mod swizzle_props;
 mod view_cases;

@@ -6,6 +6,8 @@
 //! - [`fields`]: strict reading of a request's fields (unknown fields, wrong
 //!   types and numbers beyond i64 are errors naming the field).
 //! - [`show`]: the human report behind `hlayout show`.
+//! - [`smem`]: the shared-memory ops of the protocol (bank conflicts, the
+//!   swizzle search, F2 linear layouts).
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
@@ -17,3 +19,4 @@ pub mod composed;
 pub mod expr;
 pub mod fields;
 pub mod show;
+pub mod smem;

@@ -13,4 +13,5 @@ mod foundation_cases;
 mod hostile;
 mod merge_cases;
 mod protocol;
+mod smem;
 mod view_chains;

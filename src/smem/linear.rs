@@ -67,7 +67,10 @@ impl fmt::Display for NotLinear {
 pub fn to_linear(layout: &SmemLayout) -> Result<std::result::Result<Vec<i64>, NotLinear>> {
     let size = layout.size();
     if size.count_ones() != 1 {
-        return Err(refuse(layout, format!("its size {size} is not a power of two")));
+        return Err(refuse(
+            layout,
+            format!("its size {size} is not a power of two"),
+        ));
     }
     let n = size.trailing_zeros();
     let bases = (0..n)
@@ -86,7 +89,10 @@ pub fn to_linear(layout: &SmemLayout) -> Result<std::result::Result<Vec<i64>, No
     if offset != 0 {
         let value = sw.apply(offset);
         if value < 0 {
-            return Err(refuse(layout, format!("its offset L(0) = {value} is negative")));
+            return Err(refuse(
+                layout,
+                format!("its offset L(0) = {value} is negative"),
+            ));
         }
         return Ok(Err(NotLinear {
             index: 0,
@@ -97,7 +103,9 @@ pub fn to_linear(layout: &SmemLayout) -> Result<std::result::Result<Vec<i64>, No
     // Inner bases are ≥ 0; a sum of them equals their XOR iff no two share
     // a bit, and the first index with two overlapping bits 2^p + 2^q (q
     // smallest, then p) is the first index that breaks.
-    let inner_bases: Vec<i64> = (0..n).map(|k| inner.eval(1i64 << k)).collect::<Result<_>>()?;
+    let inner_bases: Vec<i64> = (0..n)
+        .map(|k| inner.eval(1i64 << k))
+        .collect::<Result<_>>()?;
     for q in 0..n as usize {
         for p in 0..q {
             if inner_bases[p] & inner_bases[q] != 0 {
@@ -141,7 +149,10 @@ fn checked_walk(
         }
         let value = eval.eval(i)?;
         if value < 0 {
-            return Err(refuse(layout, format!("its offset L({i}) = {value} is negative")));
+            return Err(refuse(
+                layout,
+                format!("its offset L({i}) = {value} is negative"),
+            ));
         }
         if value != expected {
             return Ok(Err(NotLinear {
@@ -198,7 +209,10 @@ pub fn from_linear(bases: &[i64]) -> Result<SmemLayout> {
         )));
     }
     if let Some(k) = bases.iter().position(|&b| b < 0) {
-        return Err(refuse(format!("base {k} is {} (offsets are >= 0)", bases[k])));
+        return Err(refuse(format!(
+            "base {k} is {} (offsets are >= 0)",
+            bases[k]
+        )));
     }
     for sw in search_candidates() {
         let swizzled: Vec<i64> = bases.iter().map(|&b| sw.apply(b)).collect();

@@ -43,7 +43,8 @@ const LOW_BITS: u32 = 15;
 /// ```
 pub fn search_candidates() -> impl Iterator<Item = Swizzle> {
     let rest = (1..=MAX_BITS).flat_map(|b| {
-        (0..=MAX_BASE).flat_map(move |m| (b..=MAX_SHIFT).filter_map(move |s| Swizzle::new(b, m, s).ok()))
+        (0..=MAX_BASE)
+            .flat_map(move |m| (b..=MAX_SHIFT).filter_map(move |s| Swizzle::new(b, m, s).ok()))
     });
     std::iter::once(Swizzle::identity()).chain(rest)
 }
@@ -95,7 +96,11 @@ pub struct SwizzleChoice {
 /// assert_eq!((best.wavefronts, best.ideal), (32, 16));
 /// # Ok::<(), hlayout::Error>(())
 /// ```
-pub fn swizzle_search(layout: &Layout, access: &Access, element_bytes: i64) -> Result<SwizzleChoice> {
+pub fn swizzle_search(
+    layout: &Layout,
+    access: &Access,
+    element_bytes: i64,
+) -> Result<SwizzleChoice> {
     let k = word_shift(element_bytes)?;
     let sets = WordSets::new(&SmemLayout::Plain(layout.clone()), access, k)?;
     // A swizzle sets bits below 8 only: Sw(x) ≤ x | 255.
@@ -107,7 +112,12 @@ pub fn swizzle_search(layout: &Layout, access: &Access, element_bytes: i64) -> R
     let packed = Packed::new(&sets);
     let candidates: Vec<Swizzle> = search_candidates().collect();
     // The identity first: when it meets the bound nothing can beat or tie it.
-    let mut best = (packed.count(&candidates[0], k, u64::MAX).unwrap_or(u64::MAX), 0);
+    let mut best = (
+        packed
+            .count(&candidates[0], k, u64::MAX)
+            .unwrap_or(u64::MAX),
+        0,
+    );
     let order = (1..candidates.len()).rev().map(|c| {
         // B descending, then M and S ascending: strong candidates early.
         let sw = candidates[c];
@@ -203,7 +213,11 @@ fn same_low_bits(low: &[u32]) -> u64 {
     lanes.sort_unstable();
     let (mut most, mut run) = (0u64, 0u64);
     for j in 0..n {
-        run = if j > 0 && lanes[j] == lanes[j - 1] { run + 1 } else { 1 };
+        run = if j > 0 && lanes[j] == lanes[j - 1] {
+            run + 1
+        } else {
+            1
+        };
         most = most.max(run);
     }
     most
