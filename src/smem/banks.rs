@@ -171,21 +171,29 @@ impl WordSets {
         Ok(sets)
     }
 
-    /// Adds one request: the offsets of its lanes, one kept per word.
+    /// Adds one request: the offsets of its lanes (at most 32), the first
+    /// of each word kept, in lane order. Words are chained per bank, so a
+    /// lane is compared only with the earlier lanes of its bank: O(32 + Σ
+    /// bank²), no sort.
     fn push_group(&mut self, xs: impl Iterator<Item = i64>, k: u32) {
-        let mut buf = [0i64; WARP as usize];
-        let mut n = 0;
+        const NONE: u8 = u8::MAX;
+        let mut head = [NONE; BANKS as usize];
+        let mut next = [NONE; WARP as usize];
+        let mut words = [0i64; WARP as usize];
+        let mut kept = 0usize;
         for x in xs {
-            buf[n] = x;
-            n += 1;
-        }
-        let lanes = &mut buf[..n];
-        lanes.sort_unstable_by_key(|&x| x >> k);
-        let mut last = None;
-        for &x in lanes.iter() {
-            if last != Some(x >> k) {
+            let w = x >> k;
+            let bank = (w & (BANKS - 1)) as usize;
+            let mut at = head[bank];
+            while at != NONE && words[at as usize] != w {
+                at = next[at as usize];
+            }
+            if at == NONE {
+                words[kept] = w;
+                next[kept] = head[bank];
+                head[bank] = kept as u8;
+                kept += 1;
                 self.reps.push(x);
-                last = Some(x >> k);
             }
         }
         self.starts.push(self.reps.len());

@@ -129,7 +129,7 @@ pub fn swizzle_search(
         if best.0 == packed.floor[0] && best.1 < c {
             continue; // the best meets the lower bound and wins the tie
         }
-        let bound = if c < best.1 { best.0 } else { best.0 - 1 };
+        let bound = if c < best.1 { best.0 } else { best.0.saturating_sub(1) };
         if let Some(w) = packed.count(&candidates[c], k, bound) {
             best = (w, c);
         }
@@ -143,61 +143,109 @@ pub fn swizzle_search(
     })
 }
 
-/// The word sets with each offset cut to its low 16 bits (all a candidate's
-/// bank depends on), and the lower bound per request.
+/// The word sets, each request XOR-translated to start at 0 and cut to its
+/// low 16 bits (all a candidate's banks depend on), equal ones merged with a
+/// weight, and a lower bound per request.
+///
+/// XOR-translating a request by `c` changes no candidate's count: a swizzle
+/// and the bank are linear over F2, so every bank moves to `bank ^
+/// bank(Sw(c))`, a permutation, and words stay distinct. The requests of a
+/// power-of-two tile read at a fixed pattern usually all become one.
 struct Packed {
     low: Vec<u32>,
     starts: Vec<usize>,
-    /// `floor[g]`: a lower bound on the wavefronts of requests `g..` under
-    /// every candidate (`floor[len] = 0`).
+    weight: Vec<u64>,
+    /// `floor[g]`: a lower bound on the weighted wavefronts of requests
+    /// `g..` under every candidate (`floor[len] = 0`).
     floor: Vec<u64>,
     ideal: u64,
 }
 
 impl Packed {
-    /// O(points · log 32).
+    /// O(points + requests · log requests).
     fn new(sets: &WordSets) -> Packed {
         let n = sets.len();
-        let mut p = Packed {
-            low: Vec::with_capacity(n * 32),
-            starts: Vec::with_capacity(n + 1),
-            floor: vec![0; n + 1],
-            ideal: 0,
-        };
-        p.starts.push(0);
+        let mut norm = Vec::with_capacity(n * 32);
+        let mut bounds = Vec::with_capacity(n + 1);
+        let mut keyed = Vec::with_capacity(n);
+        let mut ideal = 0;
+        bounds.push(0);
         for g in 0..n {
             let reps = sets.group(g);
-            p.low.extend(reps.iter().map(|&x| (x & 0xffff) as u32));
-            p.starts.push(p.low.len());
-            p.ideal += reps.len().div_ceil(BANKS as usize) as u64;
+            let first = reps.first().copied().unwrap_or(0);
+            let start = norm.len();
+            norm.extend(reps.iter().map(|&x| ((x ^ first) & 0xffff) as u32));
+            bounds.push(norm.len());
+            keyed.push((fnv(&norm[start..]), g));
+            ideal += reps.len().div_ceil(BANKS as usize) as u64;
         }
-        for g in (0..n).rev() {
-            p.floor[g] = p.floor[g + 1] + same_low_bits(&p.low[p.starts[g]..p.starts[g + 1]]);
+        keyed.sort_unstable();
+        // Merge equal requests (equal hash, then equal slices).
+        let mut unique: Vec<(usize, u64)> = Vec::new();
+        let mut run_start = 0;
+        for j in 0..keyed.len() {
+            if j > 0 && keyed[j].0 != keyed[j - 1].0 {
+                run_start = unique.len();
+            }
+            let g = keyed[j].1;
+            let slice = &norm[bounds[g]..bounds[g + 1]];
+            match unique[run_start..]
+                .iter_mut()
+                .find(|(u, _)| &norm[bounds[*u]..bounds[*u + 1]] == slice)
+            {
+                Some((_, w)) => *w += 1,
+                None => unique.push((g, 1)),
+            }
+        }
+        // Heaviest first: a hopeless candidate is stopped sooner.
+        unique.sort_by_key(|&(g, w)| (std::cmp::Reverse(w), g));
+        let mut p = Packed {
+            low: Vec::with_capacity(norm.len()),
+            starts: vec![0],
+            weight: Vec::with_capacity(unique.len()),
+            floor: vec![0; unique.len() + 1],
+            ideal,
+        };
+        for &(g, w) in &unique {
+            p.low.extend_from_slice(&norm[bounds[g]..bounds[g + 1]]);
+            p.starts.push(p.low.len());
+            p.weight.push(w);
+        }
+        for u in (0..unique.len()).rev() {
+            let own = same_low_bits(&p.low[p.starts[u]..p.starts[u + 1]]);
+            p.floor[u] = p.floor[u + 1] + p.weight[u] * own;
         }
         p
     }
 
     /// The wavefronts under `sw`, or `None` once they must exceed `bound`.
-    /// O(requests · 32).
+    /// O(unique requests · 32).
     fn count(&self, sw: &Swizzle, k: u32, bound: u64) -> Option<u64> {
         let read = sw.mask() as u32; // below bit 15
         let shift = sw.shift() as u32; // 0 ≤ S ≤ 7
         let mut total = 0u64;
-        for g in 0..self.starts.len() - 1 {
+        for u in 0..self.weight.len() {
             let mut hist = [0u8; BANKS as usize];
             let mut most = 0u8;
-            for &r in &self.low[self.starts[g]..self.starts[g + 1]] {
+            for &r in &self.low[self.starts[u]..self.starts[u + 1]] {
                 let bank = (((r ^ ((r & read) >> shift)) >> k) & 31) as usize;
                 hist[bank] += 1;
                 most = most.max(hist[bank]);
             }
-            total += u64::from(most);
-            if total + self.floor[g + 1] > bound {
+            total += self.weight[u] * u64::from(most);
+            if total + self.floor[u + 1] > bound {
                 return None;
             }
         }
         Some(total)
     }
+}
+
+/// FNV-1a over the words of a request.
+fn fnv(words: &[u32]) -> u64 {
+    words.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &w| {
+        (h ^ u64::from(w)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// The most offsets of one request that agree on their low 15 bits: they
