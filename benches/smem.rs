@@ -28,7 +28,10 @@ fn checked(tile: &str, access: &str, b: i64) -> (Layout, Access) {
     let a = Access::new(access.parse().unwrap()).unwrap();
     let best = swizzle_search(&l, &a, b).unwrap();
     let again = bank_conflicts(&SmemLayout::Swizzled(best.layout.clone()), &a, b).unwrap();
-    assert_eq!((again.wavefronts, again.ideal), (best.wavefronts, best.ideal));
+    assert_eq!(
+        (again.wavefronts, again.ideal),
+        (best.wavefronts, best.ideal)
+    );
     (l, a)
 }
 
@@ -68,7 +71,10 @@ fn search_hopeless(bencher: Bencher) {
 fn between_128x64(bencher: Bencher) {
     let l: SmemLayout = "(128,64):(64,1)".parse().unwrap();
     let t: SmemLayout = "Sw<3,4,3> o 0 o (128,64):(64,1)".parse().unwrap();
-    assert_eq!(swizzle_between(&l, &t).unwrap().unwrap().to_string(), "Sw<3,4,3>");
+    assert_eq!(
+        swizzle_between(&l, &t).unwrap().unwrap().to_string(),
+        "Sw<3,4,3>"
+    );
     bencher.bench(|| swizzle_between(black_box(&l), black_box(&t)).unwrap());
 }
 

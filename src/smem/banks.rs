@@ -11,8 +11,10 @@
 //! distinct word: the swizzle search counts every candidate on these sets,
 //! because a swizzle never merges or splits words (`docs/smem.md`).
 
+use crate::algebra::Swizzle;
 use crate::error::{Error, Result};
-use crate::smem::{word_shift, Access, SmemLayout, BANKS, SMEM_BUDGET, WARP};
+use crate::layout::Offsets;
+use crate::smem::{word_shift, Access, SmemEval, SmemLayout, BANKS, SMEM_BUDGET, WARP};
 
 /// The count of one request: warp `warp`, value `value`.
 ///
@@ -143,57 +145,64 @@ impl WordSets {
             });
         }
         let (t_count, v_count) = (access.threads(), access.values());
-        let eval = layout.evaluator();
-        let size = layout.size();
-        let mut stream = access.layout().offsets();
+        let mut points = Points::new(layout, access);
         let mut sets = WordSets {
-            reps: Vec::with_capacity(points as usize),
-            starts: vec![0],
+            reps: Vec::with_capacity(points_len(access)),
+            starts: Vec::with_capacity((access.warps() * v_count) as usize + 1),
             max_offset: 0,
         };
+        sets.starts.push(0);
         // One warp at a time: its 32·V offsets, thread-major as A lists them.
-        let mut warp = Vec::with_capacity((WARP * v_count) as usize);
+        let mut warp = vec![0i64; (WARP * v_count) as usize];
         for t0 in (0..t_count).step_by(WARP as usize) {
             let lanes = WARP.min(t_count - t0);
-            warp.clear();
-            for t in t0..t0 + lanes {
-                for v in 0..v_count {
-                    let a = stream.next().unwrap_or(-1);
-                    let x = element(&eval, size, a, t, v, k)?;
-                    sets.max_offset = sets.max_offset.max(x);
-                    warp.push(x);
+            let buf = &mut warp[..(lanes * v_count) as usize];
+            points.fill(buf, t0 * v_count, v_count)?;
+            for (j, &x) in buf.iter().enumerate() {
+                if x < 0 {
+                    let (t, v) = (t0 + j as i64 / v_count, j as i64 % v_count);
+                    return Err(Error::OutOfDomain {
+                        what: format!(
+                            "thread {t} value {v} reads offset {x}: shared memory offsets are >= 0"
+                        ),
+                    });
                 }
+                sets.max_offset = sets.max_offset.max(x);
+            }
+            if sets.max_offset > i64::MAX >> (2 - k) {
+                return Err(Error::Overflow {
+                    what: "byte address of a shared-memory element",
+                });
             }
             for v in 0..v_count {
-                sets.push_group((0..lanes).map(|j| warp[(j * v_count + v) as usize]), k);
+                let lane = |j: i64| warp[(j * v_count + v) as usize];
+                sets.push_group((0..lanes).map(lane), k);
             }
         }
         Ok(sets)
     }
 
     /// Adds one request: the offsets of its lanes (at most 32), the first
-    /// of each word kept, in lane order. Words are chained per bank, so a
-    /// lane is compared only with the earlier lanes of its bank: O(32 + Σ
-    /// bank²), no sort.
+    /// of each word kept, in lane order. Words are deduplicated in a table
+    /// of 64 slots (open addressing, at most half full): O(32) expected, no
+    /// sort.
     fn push_group(&mut self, xs: impl Iterator<Item = i64>, k: u32) {
-        const NONE: u8 = u8::MAX;
-        let mut head = [NONE; BANKS as usize];
-        let mut next = [NONE; WARP as usize];
-        let mut words = [0i64; WARP as usize];
-        let mut kept = 0usize;
+        const EMPTY: i64 = -1; // words are >= 0
+        let mut table = [EMPTY; 64];
         for x in xs {
             let w = x >> k;
-            let bank = (w & (BANKS - 1)) as usize;
-            let mut at = head[bank];
-            while at != NONE && words[at as usize] != w {
-                at = next[at as usize];
-            }
-            if at == NONE {
-                words[kept] = w;
-                next[kept] = head[bank];
-                head[bank] = kept as u8;
-                kept += 1;
-                self.reps.push(x);
+            let mut at = (w as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58;
+            loop {
+                let slot = &mut table[at as usize];
+                if *slot == w {
+                    break;
+                }
+                if *slot == EMPTY {
+                    *slot = w;
+                    self.reps.push(x);
+                    break;
+                }
+                at = (at + 1) & 63;
             }
         }
         self.starts.push(self.reps.len());
@@ -215,28 +224,87 @@ impl WordSets {
     }
 }
 
-/// The element offset thread `t` reads as value `v` (index `a`), checked:
-/// inside L's domain, not negative, its byte address inside `i64`.
-fn element(eval: &super::SmemEval, size: i64, a: i64, t: i64, v: i64, k: u32) -> Result<i64> {
-    if !(0..size).contains(&a) {
-        return Err(Error::OutOfDomain {
-            what: format!(
-                "thread {t} value {v} reads index {a}, outside the layout's domain [0, {size})"
-            ),
-        });
+fn points_len(access: &Access) -> usize {
+    access.layout().size() as usize // at most SMEM_BUDGET
+}
+
+/// The element offsets `L(A(t·V+v))` in the order A lists them.
+enum Points {
+    /// `Sw(O + R(i))` with `R = L ∘ A`, a division-free stream: when the
+    /// composition exists and A's offsets all lie in L's domain.
+    Composed {
+        stream: Offsets,
+        swizzle: Swizzle,
+        offset: i64,
+    },
+    /// A's offsets, each checked and evaluated by L.
+    Each {
+        stream: Offsets,
+        eval: SmemEval,
+        size: i64,
+    },
+}
+
+impl Points {
+    /// O(leaves(L)·leaves(A)) for the composition.
+    fn new(layout: &SmemLayout, access: &Access) -> Points {
+        let a = access.layout();
+        let (lo, hi) = a.offset_range();
+        let (swizzle, offset) = layout.outer();
+        if lo >= 0 && hi < layout.size() {
+            if let Ok(r) = layout.inner().compose(a) {
+                return Points::Composed {
+                    stream: r.coalesce().offsets(),
+                    swizzle,
+                    offset,
+                };
+            }
+        }
+        Points::Each {
+            stream: a.offsets(),
+            eval: layout.evaluator(),
+            size: layout.size(),
+        }
     }
-    let x = eval.eval(a)?;
-    if x < 0 {
-        return Err(Error::OutOfDomain {
-            what: format!(
-                "thread {t} value {v} reads offset {x} (index {a}): shared memory offsets are >= 0"
-            ),
-        });
+
+    /// Fills `out` with the next offsets of the stream, the first being
+    /// point `first` (`t·V + v`), `v_count` values per thread.
+    ///
+    /// # Errors
+    /// [`Error::OutOfDomain`] when some `A(t·V+v)` lies outside L's domain;
+    /// [`Error::Overflow`] when `O + L(..)` leaves `i64`.
+    fn fill(&mut self, out: &mut [i64], first: i64, v_count: i64) -> Result<()> {
+        let what = "offset of a composed layout";
+        match self {
+            Points::Composed {
+                stream,
+                swizzle,
+                offset,
+            } => {
+                stream.fill(out);
+                if *offset != 0 || !swizzle.is_identity() {
+                    for x in out.iter_mut() {
+                        *x = swizzle.apply(crate::error::add(*offset, *x, what)?);
+                    }
+                }
+            }
+            Points::Each { stream, eval, size } => {
+                stream.fill(out);
+                for (j, x) in out.iter_mut().enumerate() {
+                    let a = *x;
+                    if !(0..*size).contains(&a) {
+                        let p = first + j as i64;
+                        let (t, v) = (p / v_count, p % v_count);
+                        return Err(Error::OutOfDomain {
+                            what: format!(
+                                "thread {t} value {v} reads index {a}, outside the layout's domain [0, {size})"
+                            ),
+                        });
+                    }
+                    *x = eval.eval(a)?;
+                }
+            }
+        }
+        Ok(())
     }
-    if x > i64::MAX >> (2 - k) {
-        return Err(Error::Overflow {
-            what: "byte address of a shared-memory element",
-        });
-    }
-    Ok(x)
 }

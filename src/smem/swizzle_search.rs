@@ -129,7 +129,11 @@ pub fn swizzle_search(
         if best.0 == packed.floor[0] && best.1 < c {
             continue; // the best meets the lower bound and wins the tie
         }
-        let bound = if c < best.1 { best.0 } else { best.0.saturating_sub(1) };
+        let bound = if c < best.1 {
+            best.0
+        } else {
+            best.0.saturating_sub(1)
+        };
         if let Some(w) = packed.count(&candidates[c], k, bound) {
             best = (w, c);
         }
