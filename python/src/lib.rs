@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod kernel;
 mod layout;
+mod smem;
 mod tuple;
 mod view;
 
@@ -34,5 +35,6 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tuple::crd2crd, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::common_refinement, m)?)?;
     errors::register(m)?;
+    smem::register(m)?;
     Ok(())
 }
