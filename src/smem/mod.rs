@@ -23,9 +23,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::algebra::{ComposedLayout, Swizzle};
+use crate::algebra::{ComposedLayout, ComposedOffsets, Swizzle};
 use crate::error::{Error, Result};
-use crate::layout::{Evaluator, Layout};
+use crate::layout::{Evaluator, Layout, Offsets};
 
 mod banks;
 mod linear;
@@ -125,6 +125,19 @@ impl SmemLayout {
         }
     }
 
+    /// Every offset in index order, incrementally (no division per element).
+    ///
+    /// ```
+    /// let s: hlayout::smem::SmemLayout = "Sw<1,0,1> o 0 o 4:1".parse().unwrap();
+    /// assert_eq!(s.offsets().collect::<Vec<_>>(), [0, 1, 3, 2]);
+    /// ```
+    pub fn offsets(&self) -> SmemOffsets {
+        match self {
+            SmemLayout::Plain(l) => SmemOffsets::Plain(l.offsets()),
+            SmemLayout::Swizzled(c) => SmemOffsets::Swizzled(c.offsets()),
+        }
+    }
+
     /// A fast evaluator for many indices (multiply-high reciprocals).
     pub(crate) fn evaluator(&self) -> SmemEval {
         let (swizzle, offset) = self.outer();
@@ -132,6 +145,27 @@ impl SmemLayout {
             inner: self.inner().evaluator(),
             swizzle,
             offset,
+        }
+    }
+}
+
+/// The offsets of a [`SmemLayout`] in index order ([`SmemLayout::offsets`]).
+#[derive(Clone, Debug)]
+pub enum SmemOffsets {
+    /// A plain layout's stream.
+    Plain(Offsets),
+    /// A composed layout's stream.
+    Swizzled(ComposedOffsets),
+}
+
+impl Iterator for SmemOffsets {
+    type Item = i64;
+
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        match self {
+            SmemOffsets::Plain(o) => o.next(),
+            SmemOffsets::Swizzled(o) => o.next(),
         }
     }
 }

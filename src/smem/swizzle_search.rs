@@ -80,7 +80,7 @@ pub struct SwizzleChoice {
 /// most 111 · (warps·V) · 32 bank lookups; each count stops when it cannot
 /// beat the best so far (most candidates stop after a few requests), and the
 /// search stops when the best meets the lower bound. A 128×64 fp32 tile read
-/// by columns takes about 40 µs (`benches/smem.rs`).
+/// by columns takes about 45 µs (`benches/README.md`).
 ///
 /// # Errors
 /// As [`bank_conflicts`](crate::smem::bank_conflicts); [`Error::Overflow`]
@@ -314,13 +314,15 @@ impl fmt::Display for NoSwizzle {
 /// tie order) with `Sw(L(i)) = target(i)` at every index, or why there is
 /// none (cutlass issue #1038: "given two layouts, find the swizzle").
 ///
-/// O(size · 111) at worst, and far less in practice: the candidates that
-/// fit the indices so far are a bit set, and a wrong one usually fails at
-/// one of the first indices.
+/// O(size · 111) at worst, O(size · 15) where the layouts agree: the
+/// candidates that fit the indices so far are a bit set; where `L(i) =
+/// target(i)` the ones that read a bit of `L(i)` are dropped at once (15 set
+/// operations), elsewhere each survivor is tried (a wrong one usually fails
+/// at one of the first indices).
 ///
 /// # Errors
 /// [`Error::SizeMismatch`] when the sizes differ; [`Error::BudgetExceeded`]
-/// above [`SMEM_BUDGET`] indices; those of evaluating either layout.
+/// above [`SMEM_BUDGET`] indices.
 ///
 /// ```
 /// use hlayout::smem::{swizzle_between, SmemLayout};
@@ -350,16 +352,32 @@ pub fn swizzle_between(
     }
     let candidates: Vec<Swizzle> = search_candidates().collect();
     let mut alive: u128 = (1u128 << candidates.len()) - 1;
-    let (from, to) = (layout.evaluator(), target.evaluator());
-    for i in 0..size {
-        let (x, y) = (from.eval(i)?, to.eval(i)?);
+    // reads[b]: the candidates that read bit b (all read below bit 15).
+    let mut reads = [0u128; LOW_BITS as usize];
+    for (c, sw) in candidates.iter().enumerate() {
+        for (b, set) in reads.iter_mut().enumerate() {
+            if sw.mask() >> b & 1 == 1 {
+                *set |= 1u128 << c;
+            }
+        }
+    }
+    for (i, (x, y)) in (0..size).zip(layout.offsets().zip(target.offsets())) {
         let before = alive.count_ones();
-        let mut rest = alive;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if candidates[c].apply(x) != y {
-                alive &= !(1u128 << c);
+        if x == y {
+            // Sw(x) = x exactly when Sw reads none of x's bits.
+            let mut bits = x & ((1 << LOW_BITS) - 1);
+            while bits != 0 {
+                alive &= !reads[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+        } else {
+            let mut rest = alive;
+            while rest != 0 {
+                let c = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if candidates[c].apply(x) != y {
+                    alive &= !(1u128 << c);
+                }
             }
         }
         if alive == 0 {
