@@ -23,6 +23,10 @@ fn sw(b: i64, m: i64, s: i64, x: i64) -> i64 {
     x ^ ((x & y) >> s)
 }
 
+/// A swizzle's `(B, M, S)`, and a `(wavefronts, ideal)` count.
+type Bms = (i64, i64, i64);
+type Count = (u64, u64);
+
 /// The range of the protocol, in tie order (B, then M, then S).
 fn range() -> Vec<(i64, i64, i64)> {
     let mut out = vec![(0, 0, 0)];
@@ -124,7 +128,7 @@ proptest! {
         let plain = l.inner().clone();
         let acc = Access::new(a.clone()).unwrap();
         let found = swizzle_search(&plain, &acc, b).unwrap();
-        let mut best: Option<((u64, u64), (i64, i64, i64))> = None;
+        let mut best: Option<(Count, Bms)> = None;
         for (bb, m, s) in range() {
             let c: ComposedLayout = format!("Sw<{bb},{m},{s}> o 0 o {plain}").parse().unwrap();
             let count = brute(&SmemLayout::Swizzled(c), &a, b);

@@ -240,7 +240,7 @@ enum Points {
     /// A's offsets, each checked and evaluated by L.
     Each {
         stream: Offsets,
-        eval: SmemEval,
+        eval: Box<SmemEval>,
         size: i64,
     },
 }
@@ -262,7 +262,7 @@ impl Points {
         }
         Points::Each {
             stream: a.offsets(),
-            eval: layout.evaluator(),
+            eval: Box::new(layout.evaluator()),
             size: layout.size(),
         }
     }
