@@ -12,6 +12,7 @@ mod draw;
 mod edge_cases;
 mod layout_props;
 mod merge_props;
+mod movement;
 mod no_alloc;
 mod smem_props;
 mod stream_props;

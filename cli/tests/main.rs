@@ -15,3 +15,4 @@ mod merge_cases;
 mod protocol;
 mod smem;
 mod view_chains;
+mod vocabulary;
