@@ -5,12 +5,11 @@
 use hlayout::smem::{self, Access, SmemLayout};
 use hlayout::Layout;
 use pyo3::create_exception;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::composed::{PyComposedLayout, PySwizzle};
-use crate::convert::int_list;
+use crate::convert::{arg_error, Int, Ints};
 use crate::errors::{raise, Field, HlayoutError, IntoPy};
 use crate::layout::PyLayout;
 
@@ -41,8 +40,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// A shared-memory layout argument: `Layout`, `ComposedLayout` or text.
-fn smem_layout(obj: &Bound<'_, PyAny>) -> PyResult<SmemLayout> {
+/// A shared-memory layout argument `name`: `Layout`, `ComposedLayout` or text.
+fn smem_layout(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<SmemLayout> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(SmemLayout::Plain(l.get().inner.clone()));
     }
@@ -52,8 +51,10 @@ fn smem_layout(obj: &Bound<'_, PyAny>) -> PyResult<SmemLayout> {
     if let Ok(text) = obj.downcast::<PyString>() {
         return text.to_cow()?.parse().py();
     }
-    Err(PyTypeError::new_err(
-        "expected a Layout, a ComposedLayout or layout text",
+    Err(arg_error(
+        name,
+        "a Layout, a ComposedLayout or layout text such as \"(8,8):(8,1)\"",
+        obj,
     ))
 }
 
@@ -64,7 +65,11 @@ fn access(obj: &Bound<'_, PyAny>) -> PyResult<Access> {
     } else if let Ok(text) = obj.downcast::<PyString>() {
         text.to_cow()?.parse().py()?
     } else {
-        return Err(PyTypeError::new_err("expected a Layout or layout text"));
+        return Err(arg_error(
+            "access",
+            "a Layout or layout text such as \"(32,4):(1,32)\"",
+            obj,
+        ));
     };
     Access::new(l).py()
 }
@@ -81,10 +86,14 @@ fn access(obj: &Bound<'_, PyAny>) -> PyResult<Access> {
 pub(crate) fn bank_conflicts(
     layout: &Bound<'_, PyAny>,
     access: &Bound<'_, PyAny>,
-    element_bytes: i64,
+    element_bytes: Int,
 ) -> PyResult<(u64, u64)> {
-    let c =
-        smem::bank_conflicts(&smem_layout(layout)?, &self::access(access)?, element_bytes).py()?;
+    let c = smem::bank_conflicts(
+        &smem_layout(layout, "layout")?,
+        &self::access(access)?,
+        element_bytes.0,
+    )
+    .py()?;
     Ok((c.wavefronts, c.ideal))
 }
 
@@ -97,10 +106,14 @@ pub(crate) fn bank_conflicts(
 pub(crate) fn bank_conflicts_per_request(
     layout: &Bound<'_, PyAny>,
     access: &Bound<'_, PyAny>,
-    element_bytes: i64,
+    element_bytes: Int,
 ) -> PyResult<Vec<(i64, i64, u32, u32)>> {
-    let c =
-        smem::bank_conflicts(&smem_layout(layout)?, &self::access(access)?, element_bytes).py()?;
+    let c = smem::bank_conflicts(
+        &smem_layout(layout, "layout")?,
+        &self::access(access)?,
+        element_bytes.0,
+    )
+    .py()?;
     Ok(c.groups
         .iter()
         .map(|g| (g.warp, g.value, g.wavefronts, g.ideal))
@@ -117,17 +130,19 @@ pub(crate) fn bank_conflicts_per_request(
 pub(crate) fn swizzle_search(
     layout: &Bound<'_, PyAny>,
     access: &Bound<'_, PyAny>,
-    element_bytes: i64,
+    element_bytes: Int,
 ) -> PyResult<(PyComposedLayout, u64)> {
-    let l = match smem_layout(layout)? {
+    let l = match smem_layout(layout, "layout")? {
         SmemLayout::Plain(l) => l,
         SmemLayout::Swizzled(_) => {
-            return Err(PyTypeError::new_err(
-                "swizzle_search takes a plain layout (it chooses the swizzle)",
+            return Err(arg_error(
+                "layout",
+                "a plain Layout or its text (swizzle_search chooses the swizzle)",
+                layout,
             ))
         }
     };
-    let best = smem::swizzle_search(&l, &self::access(access)?, element_bytes).py()?;
+    let best = smem::swizzle_search(&l, &self::access(access)?, element_bytes.0).py()?;
     Ok((PyComposedLayout::wrap(best.layout), best.wavefronts))
 }
 
@@ -147,7 +162,12 @@ pub(crate) fn swizzle_between(
     layout: &Bound<'_, PyAny>,
     target: &Bound<'_, PyAny>,
 ) -> PyResult<PySwizzle> {
-    match smem::swizzle_between(&smem_layout(layout)?, &smem_layout(target)?).py()? {
+    match smem::swizzle_between(
+        &smem_layout(layout, "layout")?,
+        &smem_layout(target, "target")?,
+    )
+    .py()?
+    {
         Ok(inner) => Ok(PySwizzle { inner }),
         Err(why) => Err(raise::<NoSwizzleError>(
             py,
@@ -174,7 +194,7 @@ pub(crate) fn swizzle_between(
 /// hlayout.NotLinearError: not linear over F2: L(3) = 9, but the XOR of the bases at the set bits of 3 is 5
 #[pyfunction]
 pub(crate) fn linear_layout(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
-    match smem::to_linear(&smem_layout(layout)?).py()? {
+    match smem::to_linear(&smem_layout(layout, "layout")?).py()? {
         Ok(bases) => Ok(bases),
         Err(why) => Err(raise::<NotLinearError>(
             py,
@@ -198,8 +218,8 @@ pub(crate) fn linear_layout(py: Python<'_>, layout: &Bound<'_, PyAny>) -> PyResu
 /// >>> from_linear([1, 2, 4, 8, 16, 32, 64, 144, 288])
 /// ComposedLayout('Sw<2,4,3> o 0 o 512:1')
 #[pyfunction]
-pub(crate) fn from_linear(py: Python<'_>, bases: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    Ok(match smem::from_linear(&int_list(bases)?).py()? {
+pub(crate) fn from_linear(py: Python<'_>, bases: Ints) -> PyResult<PyObject> {
+    Ok(match smem::from_linear(&bases.0).py()? {
         SmemLayout::Plain(l) => PyLayout::wrap(l).into_pyobject(py)?.into_any().unbind(),
         SmemLayout::Swizzled(c) => PyComposedLayout::wrap(c)
             .into_pyobject(py)?

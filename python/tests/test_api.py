@@ -69,6 +69,8 @@ TRIGGERS = {
     "BudgetExceededError": lambda: Layout("(1024,1024):(3076,3)").left_inverse(),  # undecided within the search budget
     "PreconditionError": lambda: Swizzle(3, 0, 2),
     "FlattenError": lambda: Layout("(2,(2,2)):(2,(1,4))").flatten(),
+    "NotLinearError": lambda: hlayout.linear_layout("4:3"),
+    "NoSwizzleError": lambda: hlayout.swizzle_between("8:1", "8:2"),
 }
 UNREACHABLE = {"NegativeIndexError", "LimitExceededError"}
 KIND = {"IntegerOverflowError": "Overflow"}
