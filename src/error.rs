@@ -157,6 +157,18 @@ pub enum Error {
         /// The limit's value.
         max: u64,
     },
+    /// A symbolic request has no single answer for every binding its
+    /// assumptions allow (or none was proved): `needs` lists facts, in C
+    /// syntax over the symbols, that together would make one exist (empty
+    /// when no added fact helps). See `symbolic`.
+    NeedsFacts {
+        /// The operation, e.g. "compose".
+        op: &'static str,
+        /// What could not be proved, in words.
+        why: String,
+        /// The missing facts, e.g. `N % 4 == 0`, `N >= 8`.
+        needs: Vec<String>,
+    },
     /// An operation's precondition on its layout operand does not hold.
     Precondition {
         /// The operation, e.g. "complement".
@@ -252,6 +264,12 @@ impl fmt::Display for Error {
                 "{what} needs {needed} evaluations, over its budget of {budget} (undecided, not refused)"
             ),
             Error::Precondition { op, layout, rule } => write!(f, "{op} of {layout}: {rule}"),
+            Error::NeedsFacts { op, why, needs } if needs.is_empty() => {
+                write!(f, "{op}: {why}; no added fact helps")
+            }
+            Error::NeedsFacts { op, why, needs } => {
+                write!(f, "{op}: {why}; needs {}", needs.join(" and "))
+            }
             Error::LimitExceeded { limit, value, max } => {
                 write!(f, "request exceeds the limit {limit} = {max} (got {value})")
             }

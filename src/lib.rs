@@ -21,6 +21,7 @@ pub mod codegen;
 pub mod draw;
 
 pub mod smem;
+pub mod symbolic;
 
 pub use error::{Error, Result};
 pub use layout::{Evaluator, FlatView, FlattenReport, Layout, ModeObstruction, Offsets};

@@ -59,6 +59,16 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
 /// in the reference data have at most 13).
 pub const DEFAULT_MAX_OPS: usize = 64;
 
+/// Default [`Limits::max_symbols`]: 64 symbols per request.
+pub const DEFAULT_MAX_SYMBOLS: usize = 64;
+
+/// Default [`Limits::max_degree`]: 8 factors in a monomial (the most the
+/// symbolic layer represents).
+pub const DEFAULT_MAX_DEGREE: usize = 8;
+
+/// Default [`Limits::max_terms`]: 64 terms in one polynomial.
+pub const DEFAULT_MAX_TERMS: usize = 64;
+
 /// Bounds on one request, checked before any work starts.
 ///
 /// ```
@@ -88,12 +98,20 @@ pub struct Limits {
     /// polynomial in the views below it) and the nesting of a kernel
     /// expression (one level per view).
     pub max_ops: usize,
+    /// Most symbols in one request (at most 255; see `symbolic`).
+    pub max_symbols: usize,
+    /// Most factors in one monomial of a polynomial (at most 8).
+    pub max_degree: usize,
+    /// Most terms in one polynomial. With `max_degree` it bounds the cost of
+    /// every polynomial operation (products are quadratic in the terms).
+    pub max_terms: usize,
 }
 
 impl Limits {
     /// The defaults: [`DEFAULT_MAX_RANK`], [`DEFAULT_MAX_DEPTH`],
     /// [`DEFAULT_MAX_REPLY_ELEMENTS`], [`DEFAULT_MAX_LINE_BYTES`],
-    /// [`DEFAULT_MAX_OPS`].
+    /// [`DEFAULT_MAX_OPS`], [`DEFAULT_MAX_SYMBOLS`], [`DEFAULT_MAX_DEGREE`],
+    /// [`DEFAULT_MAX_TERMS`].
     ///
     /// ```
     /// assert_eq!(hlayout::Limits::DEFAULT, hlayout::Limits::default());
@@ -104,6 +122,9 @@ impl Limits {
         max_reply_elements: DEFAULT_MAX_REPLY_ELEMENTS,
         max_line_bytes: DEFAULT_MAX_LINE_BYTES,
         max_ops: DEFAULT_MAX_OPS,
+        max_symbols: DEFAULT_MAX_SYMBOLS,
+        max_degree: DEFAULT_MAX_DEGREE,
+        max_terms: DEFAULT_MAX_TERMS,
     };
 
     /// `Ok` when `rank <= max_rank`. O(1).

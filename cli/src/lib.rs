@@ -8,6 +8,7 @@
 //! - [`show`]: the human report behind `hlayout show`.
 //! - [`smem`]: the shared-memory ops of the protocol (bank conflicts, the
 //!   swizzle search, F2 linear layouts).
+//! - [`draw`]: the pictures behind `hlayout draw` (SVG or TikZ).
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
@@ -16,6 +17,7 @@
 
 pub mod batch;
 pub mod composed;
+pub mod draw;
 pub mod expr;
 pub mod fields;
 pub mod show;

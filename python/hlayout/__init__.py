@@ -17,7 +17,8 @@ the shape's leaves (last leaf fastest), as NumPy does.
 
 Every algorithm is the Rust crate's; this package converts and re-exports.
 ``hlayout.pycute`` is a drop-in for NVIDIA's pycute (colexicographic), and
-``hlayout.tinygrad.install()`` plugs the exact merge into tinygrad 0.10.3.
+``hlayout.tinygrad.install()`` plugs hlayout into tinygrad (0.10.3: the exact
+view merge; 0.14.0: the index of every movement-op chain).
 """
 
 from ._hlayout import (
@@ -32,6 +33,7 @@ from ._hlayout import (
     Kernel,
     Layout,
     LimitExceededError,
+    LoopNest,
     ModeOutOfRangeError,
     NegativeIndexError,
     NoCommonRefinementError,
@@ -46,12 +48,14 @@ from ._hlayout import (
     SizeMismatchError,
     Swizzle,
     TooDeepError,
+    TvPicture,
     View,
     ViewStack,
     common_refinement,
     crd2crd,
     crd2idx,
     idx2crd,
+    loop_nest,
     merge,
     prefix_product,
     reshape_flat,
@@ -72,6 +76,7 @@ __all__ = [
     "Kernel",
     "Layout",
     "LimitExceededError",
+    "LoopNest",
     "ModeOutOfRangeError",
     "NegativeIndexError",
     "NoCommonRefinementError",
@@ -86,12 +91,14 @@ __all__ = [
     "SizeMismatchError",
     "Swizzle",
     "TooDeepError",
+    "TvPicture",
     "View",
     "ViewStack",
     "common_refinement",
     "crd2crd",
     "crd2idx",
     "idx2crd",
+    "loop_nest",
     "merge",
     "prefix_product",
     "reshape_flat",

@@ -104,6 +104,60 @@ impl PyKernel {
         self.inner.div_mod_count()
     }
 
+    /// The expression DAG, children before parents: one tuple per node,
+    /// `("const", c)`, `("var", k)` (variable `k` of `vars`), `("add", a, b)`,
+    /// `("sub", a, b)`, `("mul", a, b)`, `("div", a, c)` and `("mod", a, c)`
+    /// (floor division and modulo by a positive constant `c`),
+    /// `("select", cond, a, b)`, `("bool", v)`, the comparisons `"lt"`,
+    /// `"le"`, `"gt"`, `"ge"`, `"eq"`, `"ne"`, and `"and"`, `"or"`, `"not"`;
+    /// `a`, `b`, `cond` are positions in this list. `roots` gives the index's
+    /// and the validity's. Code generators build their own IR from it.
+    ///
+    /// >>> k = ViewStack([4]).pad([(1, 0)]).kernel()
+    /// >>> k.nodes[k.roots[0]], k.nodes[k.roots[1]][0]
+    /// (('sub', 2, 3), 'ge')
+    #[getter]
+    fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        use hlayout::codegen::Node as N;
+        let t = |items: Vec<Bound<'py, PyAny>>| PyTuple::new(py, items);
+        self.inner
+            .nodes()
+            .iter()
+            .map(|&n| {
+                let name = |s: &str| s.into_pyobject(py).map(|x| x.into_any());
+                let int = |v: i64| v.into_pyobject(py).map(|x| x.into_any());
+                let id = |v: u32| v.into_pyobject(py).map(|x| x.into_any());
+                let items = match n {
+                    N::Const(c) => vec![name("const")?, int(c)?],
+                    N::Var(k) => vec![name("var")?, int(k as i64)?],
+                    N::Bool(b) => vec![name("bool")?, b.into_pyobject(py)?.to_owned().into_any()],
+                    N::Div(a, c) => vec![name("div")?, id(a)?, int(c)?],
+                    N::Mod(a, c) => vec![name("mod")?, id(a)?, int(c)?],
+                    N::Not(a) => vec![name("not")?, id(a)?],
+                    N::Select(c, a, b) => vec![name("select")?, id(c)?, id(a)?, id(b)?],
+                    N::Add(a, b) => vec![name("add")?, id(a)?, id(b)?],
+                    N::Sub(a, b) => vec![name("sub")?, id(a)?, id(b)?],
+                    N::Mul(a, b) => vec![name("mul")?, id(a)?, id(b)?],
+                    N::Lt(a, b) => vec![name("lt")?, id(a)?, id(b)?],
+                    N::Le(a, b) => vec![name("le")?, id(a)?, id(b)?],
+                    N::Gt(a, b) => vec![name("gt")?, id(a)?, id(b)?],
+                    N::Ge(a, b) => vec![name("ge")?, id(a)?, id(b)?],
+                    N::Eq(a, b) => vec![name("eq")?, id(a)?, id(b)?],
+                    N::Ne(a, b) => vec![name("ne")?, id(a)?, id(b)?],
+                    N::And(a, b) => vec![name("and")?, id(a)?, id(b)?],
+                    N::Or(a, b) => vec![name("or")?, id(a)?, id(b)?],
+                };
+                t(items)
+            })
+            .collect()
+    }
+
+    /// `(index, valid)`: the positions in `nodes` of the two roots.
+    #[getter]
+    fn roots(&self) -> (u32, u32) {
+        (self.inner.index(), self.inner.valid())
+    }
+
     /// The crate's interpreter: `(index, valid)` at the variables' values.
     /// Raises `OutOfDomainError` for a value outside a variable's range.
     #[pyo3(signature = (*at))]
@@ -121,6 +175,12 @@ impl PyKernel {
     /// The expression that rebuilds the kernel from its source.
     fn __repr__(&self) -> String {
         self.recipe.clone()
+    }
+
+    /// An SVG picture of the index over the variables (the first one the
+    /// rows), grey where the validity is false (for Jupyter).
+    fn _repr_svg_(&self) -> String {
+        crate::draw::kernel_svg(&self.inner, self.recipe.clone())
     }
 
     /// Kernels are equal when their variables and their texts are.

@@ -5,9 +5,11 @@
 
 mod composed;
 mod convert;
+mod draw;
 mod errors;
 mod kernel;
 mod layout;
+mod loops;
 mod smem;
 mod tuple;
 mod view;
@@ -22,10 +24,13 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<view::PyView>()?;
     m.add_class::<view::PyViewStack>()?;
     m.add_class::<kernel::PyKernel>()?;
+    m.add_class::<loops::PyLoopNest>()?;
     m.add_class::<composed::PySwizzle>()?;
     m.add_class::<composed::PyComposedLayout>()?;
+    m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;
+    m.add_function(wrap_pyfunction!(loops::loop_nest, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::tuple_size, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::prefix_product, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::suffix_product, m)?)?;

@@ -61,6 +61,11 @@ pub(crate) fn emit_forms(
     };
     let mut ids = Vec::with_capacity(forms.len());
     for f in &forms {
+        if conds.is_none() {
+            // Never valid, so never read: the index emits nothing (rule V2).
+            ids.push(e.kernel.push(Node::Const(0)));
+            continue;
+        }
         let hint = e.b.range(f);
         ids.push(e.lin(f, Some(hint))?);
     }

@@ -38,6 +38,7 @@ mod emit;
 mod form;
 pub mod ir;
 mod linear;
+mod loops;
 mod lower;
 pub mod render;
 #[cfg(test)]
@@ -46,6 +47,7 @@ mod splice;
 mod swizzle;
 
 pub use ir::{Kernel, Node, NodeId, Var};
+pub use loops::{loop_nest, Access, Loop, LoopNest};
 pub use render::Lang;
 
 use crate::algebra::ComposedLayout;

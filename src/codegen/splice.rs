@@ -43,6 +43,9 @@ pub(crate) fn split(top: &View, below: &[View], input: Input) -> Result<Kernel> 
         index = i;
         valid = and(&mut k, valid, ok);
     }
+    if k.nodes()[valid as usize] == Node::Bool(false) {
+        index = k.push(Node::Const(0)); // never read (rule V2)
+    }
     k.set_index(index);
     k.set_valid(valid);
     k.check()?;
@@ -118,8 +121,8 @@ fn splice(k: &mut Kernel, other: &Kernel, arg: NodeId) -> (NodeId, NodeId) {
 /// `a && b`, a literal `true` dropped.
 fn and(k: &mut Kernel, a: NodeId, b: NodeId) -> NodeId {
     match (k.nodes()[a as usize], k.nodes()[b as usize]) {
-        (Node::Bool(true), _) => b,
-        (_, Node::Bool(true)) => a,
+        (Node::Bool(true), _) | (_, Node::Bool(false)) => b,
+        (_, Node::Bool(true)) | (Node::Bool(false), _) => a,
         _ => k.push(Node::And(a, b)),
     }
 }

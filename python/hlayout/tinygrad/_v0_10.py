@@ -1,9 +1,6 @@
-"""A tinygrad 0.10.3 plug-in: exact view merges and reshapes from hlayout.
+"""The plug-in for tinygrad 0.10.3: exact view merges and reshapes.
 
->>> import hlayout.tinygrad
->>> hlayout.tinygrad.install()      # doctest: +SKIP
-
-patches the installed tinygrad in place:
+:func:`install` patches the installed tinygrad in place:
 
 - ``View.__add__`` (merging two views) asks :func:`hlayout.merge`, which finds
   the single view equal to the pair whenever one exists (and answers ``None``
@@ -17,15 +14,15 @@ patches the installed tinygrad in place:
 Answers go through tinygrad's own ``View.create``, so they are in tinygrad's
 canonical form. Views with symbolic shapes, strides, offsets or masks, empty
 views and rank-0 reshapes fall back to tinygrad's code, as does a merge that
-hlayout leaves undecided (``BudgetExceededError``). ``uninstall()`` restores
+hlayout leaves undecided (``BudgetExceededError``). :func:`uninstall` restores
 tinygrad's functions.
 """
 
 import functools
 
-from . import _hlayout as _hl
+from .. import _hlayout as _hl
 
-__all__ = ["install", "uninstall", "installed", "SUPPORTED"]
+__all__ = ["install", "uninstall", "installed"]
 
 _ORIGINAL = {}
 
@@ -102,32 +99,14 @@ def _simplify(self):
     return self if len(views) == len(self.views) else type(self)(tuple(views))
 
 
-SUPPORTED = "0.10.3"
-
-
-def _tinygrad_version():
-    from importlib.metadata import version
-
-    return version("tinygrad")
-
-
-def install(force=False):
+def install():
     """Patches tinygrad's ``View.__add__``, ``View.reshape`` and
-    ``ShapeTracker.simplify`` with hlayout's exact algorithms. Idempotent.
-
-    The patch relies on tinygrad 0.10.3's ``View`` and ``ShapeTracker``;
-    another installed version raises ``RuntimeError`` unless ``force`` is true.
-    """
+    ``ShapeTracker.simplify`` with hlayout's exact algorithms. Idempotent."""
     from tinygrad.shape.shapetracker import ShapeTracker
     from tinygrad.shape.view import View
 
     if _ORIGINAL:
         return
-    found = _tinygrad_version()
-    if found != SUPPORTED and not force:
-        raise RuntimeError(
-            f"hlayout.tinygrad patches tinygrad {SUPPORTED}, but tinygrad {found} is installed "
-            "(install(force=True) patches it anyway)")
     _ORIGINAL.update(add=View.__add__, reshape=View.reshape, simplify=ShapeTracker.simplify,
                      view=View, tracker=ShapeTracker)
     View.__add__ = functools.cache(_add)

@@ -1,0 +1,150 @@
+//! Symbolic extents against their concrete counterparts: the same
+//! operation on a layout with symbols and on one binding of it (the
+//! concrete path is exact and the reference). Compose: a 128 x 32 tile of a
+//! row-major `(M,K)` matrix, a tile of a KV cache `(B,L,8,16)`; coalesce:
+//! `(N,(4,8)):(32,(8,1))`; complement and logical divide: a tile grid. Each
+//! symbolic result is checked once against the concrete one at the binding.
+
+use divan::{black_box, Bencher};
+use hlayout::symbolic::{Assume, Poly, SymLayout, Symbols};
+use hlayout::Layout;
+
+fn main() {
+    divan::main();
+}
+
+struct Case {
+    syms: Symbols,
+    a: SymLayout,
+    b: SymLayout,
+    values: Vec<i64>,
+}
+
+fn case(assume: &[(&str, i64)], a: &str, b: &str, values: &[i64]) -> Case {
+    let mut syms = Symbols::new();
+    for &(name, max) in assume {
+        syms.assume(
+            name,
+            Assume {
+                max,
+                ..Assume::default()
+            },
+        )
+        .expect("assumptions");
+    }
+    let a = SymLayout::parse(a, &mut syms).expect("A");
+    let b = SymLayout::parse(b, &mut syms).expect("B");
+    Case {
+        syms,
+        a,
+        b,
+        values: values.to_vec(),
+    }
+}
+
+fn gemm() -> Case {
+    case(
+        &[("M", 1 << 20), ("K", 1 << 20)],
+        "(M,K):(K,1)",
+        "(128,32):(K,1)",
+        &[1024, 512],
+    )
+}
+
+fn kv() -> Case {
+    case(
+        &[("B", 64), ("L", 1 << 16), ("sp", 1 << 16)],
+        "(B,L,8,16):(128*L,128,16,1)",
+        "(B,sp,16):(128*L,128,1)",
+        &[4, 4096, 100],
+    )
+}
+
+fn concrete(c: &Case) -> (Layout, Layout) {
+    (
+        c.a.bind(&c.syms, &c.values).unwrap(),
+        c.b.bind(&c.syms, &c.values).unwrap(),
+    )
+}
+
+fn checked_compose(c: &Case) {
+    let (a, b) = concrete(c);
+    let r = c.a.compose(&c.b, &c.syms).expect("symbolic compose");
+    let want = a.compose(&b).expect("concrete compose");
+    let got = r.bind(&c.syms, &c.values).unwrap();
+    assert!((0..want.size()).all(|i| got.eval(i).unwrap() == want.eval(i).unwrap()));
+}
+
+#[divan::bench(args = ["gemm", "kv"])]
+fn compose_symbolic(bencher: Bencher, which: &str) {
+    let c = if which == "gemm" { gemm() } else { kv() };
+    checked_compose(&c);
+    bencher.bench_local(|| black_box(&c.a).compose(black_box(&c.b), &c.syms).unwrap());
+}
+
+#[divan::bench(args = ["gemm", "kv"])]
+fn compose_concrete(bencher: Bencher, which: &str) {
+    let c = if which == "gemm" { gemm() } else { kv() };
+    let (a, b) = concrete(&c);
+    bencher.bench_local(|| black_box(&a).compose(black_box(&b)).unwrap());
+}
+
+fn coalesce_case() -> (Symbols, SymLayout, Layout) {
+    let mut s = Symbols::new();
+    let l = SymLayout::parse("(N,(4,8)):(32,(8,1))", &mut s).unwrap();
+    let c = l.bind(&s, &[1000]).unwrap();
+    (s, l, c)
+}
+
+#[divan::bench]
+fn coalesce_symbolic(bencher: Bencher) {
+    let (s, l, _) = coalesce_case();
+    bencher.bench_local(|| black_box(&l).coalesce(&s).unwrap());
+}
+
+#[divan::bench]
+fn coalesce_concrete(bencher: Bencher) {
+    let (_, _, c) = coalesce_case();
+    bencher.bench_local(|| black_box(&c).coalesce());
+}
+
+fn divide_case() -> (Symbols, SymLayout, SymLayout, Layout, Layout) {
+    let mut s = Symbols::new();
+    s.assume(
+        "T",
+        Assume {
+            max: 1 << 20,
+            ..Assume::default()
+        },
+    )
+    .unwrap();
+    let a = SymLayout::parse("(64*T,32):(32,1)", &mut s).unwrap();
+    let b = SymLayout::parse("64:32", &mut s).unwrap();
+    let (ca, cb) = (a.bind(&s, &[100]).unwrap(), b.bind(&s, &[100]).unwrap());
+    (s, a, b, ca, cb)
+}
+
+#[divan::bench]
+fn logical_divide_symbolic(bencher: Bencher) {
+    let (s, a, b, _, _) = divide_case();
+    bencher.bench_local(|| black_box(&a).logical_divide(black_box(&b), &s).unwrap());
+}
+
+#[divan::bench]
+fn logical_divide_concrete(bencher: Bencher) {
+    let (_, _, _, a, b) = divide_case();
+    bencher.bench_local(|| black_box(&a).logical_divide(black_box(&b)).unwrap());
+}
+
+#[divan::bench]
+fn complement_symbolic(bencher: Bencher) {
+    let (s, _, b, _, _) = divide_case();
+    let m = Poly::symbol(s.id("T").unwrap()).scale(2048).unwrap();
+    bencher.bench_local(|| black_box(&b).complement(black_box(&m), &s).unwrap());
+}
+
+#[divan::bench]
+fn complement_concrete(bencher: Bencher) {
+    let (_, _, _, _, b) = divide_case();
+    bencher.bench_local(|| black_box(&b).complement(black_box(204800)).unwrap());
+}

@@ -1,0 +1,363 @@
+"""The plug-in for tinygrad 0.14.0: hlayout writes the index of every chain of
+movement ops.
+
+tinygrad 0.14 has no ``View`` or ``ShapeTracker``: when it schedules a kernel
+(``run_rangeify`` in ``tinygrad.schedule.indexing``), it walks the graph from
+the output to the inputs and turns every movement op into index arithmetic
+on the consumer's ranges, one op at a time (``apply_movement_op``; a reshape
+linearises and re-splits with ``//`` and ``%`` and leaves the rest to the
+symbolic simplifier).
+
+:func:`install` replaces ``apply_movement_op`` in ``tinygrad.schedule.indexing``
+and in every loaded tinygrad module that imported it. The replacement keeps a
+table from each tuple of index UOps it returned to the chain that produced it
+(the ranges at the chain's top, their shape, the ops so far as hlayout
+movement ops), so when the next op down the chain receives that tuple, the
+chain grows by one op instead of starting over: however many ops (and
+elementwise ops between them, which pass the same UOps on), hlayout sees one
+chain. Its answer for the input of the op is, per dimension ``j`` of that
+input, the kernel expression (:meth:`hlayout.ViewStack.kernel`) of the chain
+applied to the input read through the one-hot layout of ``j`` (the coordinate
+``j`` itself), built as tinygrad UOps over the top's index UOps, gated by the
+top's validity and the chain's (``idx.valid(cond)``, as tinygrad writes a
+pad). When the input is the flat buffer, that is the buffer index with
+hlayout's fewest divisions and modulos.
+
+Shapes or arguments that are not plain ints (symbolic ``Variable`` shapes),
+empty shapes, ranks 0 and calls that index a prefix of the shape fall back to
+tinygrad's own function, and so does any chain hlayout refuses (overflow,
+limits): never a wrong answer.
+"""
+
+import functools
+
+from .. import _hlayout as _hl
+
+__all__ = ["install", "uninstall", "installed", "chain_ops", "loop_nest_of"]
+
+_ORIGINAL = {}
+#: tuple of index UOps returned -> (top UOps, top shape, bottom shape, hlayout ops)
+_CHAINS = {}
+_MAX_CHAINS = 1 << 16
+
+
+def _ints(t):
+    for x in t:
+        if type(x) is not int:
+            return False
+    return True
+
+
+def chain_ops(op_name, in_shape, arg):
+    """The output shape of tinygrad 0.14 movement op ``op_name`` (``"RESHAPE"``,
+    ``"PERMUTE"``, ``"EXPAND"``, ``"PAD"``, ``"SHRINK"``, ``"FLIP"``) on
+    ``in_shape`` with its ``marg``, and the op as hlayout movement ops (0.10.3
+    semantics, as :class:`hlayout.ViewStack` takes them); ``None`` when the
+    arguments are not plain ints.
+
+    tinygrad 0.14's ``marg``: a pad is ``(before, new extent)`` per dimension,
+    a shrink ``(begin, new extent)``, an expand the leading dimensions it adds.
+
+    >>> chain_ops("PAD", (3, 8), ((1, 5), (0, 10)))
+    ((5, 10), (('pad', ((1, 1), (0, 2))),))
+    >>> chain_ops("EXPAND", (3, 8), (5,))
+    ((5, 3, 8), (('reshape', (1, 3, 8)), ('expand', (5, 3, 8))))
+    """
+    if not _ints(in_shape):
+        return None
+    if op_name == "RESHAPE":
+        if not _ints(arg):
+            return None
+        return tuple(arg), (("reshape", tuple(arg)),)
+    if op_name == "PERMUTE":
+        out = tuple(in_shape[p] for p in arg)
+        return out, (("permute", tuple(arg)),)
+    if op_name == "FLIP":
+        return tuple(in_shape), (("flip", tuple(bool(f) for f in arg)),)
+    if op_name == "EXPAND":
+        if not _ints(arg):
+            return None
+        out = tuple(arg) + tuple(in_shape)
+        return out, (("reshape", (1,) * len(arg) + tuple(in_shape)), ("expand", out))
+    if op_name in ("PAD", "SHRINK"):
+        flat = [x for p in arg for x in p]
+        if not _ints(flat):
+            return None
+        out = tuple(n for _, n in arg)
+        if op_name == "PAD":
+            pads = tuple((b, n - b - s) for (b, n), s in zip(arg, in_shape))
+            return out, (("pad", pads),)
+        return out, (("shrink", tuple((b, b + n) for b, n in arg)),)
+    return None
+
+
+def _stack(base, ops):
+    s = _hl.ViewStack.from_layout(base)
+    for name, a in ops:
+        s = getattr(s, name)(list(a))
+    return s
+
+
+@functools.lru_cache(maxsize=4096)
+def _kernels(in_shape, ops):
+    """Per dimension of ``in_shape``: ``None`` (extent 1: coordinate 0) or the
+    (nodes, roots) of the chain's kernel reading coordinate ``j``; then the
+    (nodes, roots) of a kernel whose validity is the chain's (the last
+    coordinate's, or, when every extent is 1, the contiguous reading's)."""
+    out = []
+    for j, n in enumerate(in_shape):
+        if n == 1:
+            out.append(None)
+            continue
+        strides = tuple(1 if k == j else 0 for k in range(len(in_shape)))
+        k = _stack(_hl.Layout(tuple(in_shape), strides), ops).kernel("coords")
+        out.append((k.nodes, k.roots))
+    last = next((x for x in reversed(out) if x is not None), None)
+    if last is None:  # the validity does not depend on the base's strides
+        k = _stack(_hl.Layout.row_major(tuple(in_shape)), ops).kernel("coords")
+        last = (k.nodes, k.roots)
+    return tuple(out), last
+
+
+def _reachable(nodes, roots):
+    seen = [False] * len(nodes)
+    for r in roots:
+        seen[r] = True
+    for i in range(len(nodes) - 1, -1, -1):
+        if seen[i]:
+            n = nodes[i]
+            if n[0] in ("div", "mod"):
+                seen[n[1]] = True
+            elif n[0] not in ("const", "var", "bool"):
+                for c in n[1:]:
+                    seen[c] = True
+    return seen
+
+
+def _to_uops(nodes, roots, xs, UOp, dtypes):
+    """The kernel's root nodes as tinygrad UOps, variable ``k`` being ``xs[k]``."""
+    seen = _reachable(nodes, roots)
+    v = [None] * len(nodes)
+    for i, n in enumerate(nodes):
+        if not seen[i]:
+            continue
+        op = n[0]
+        if op == "const":
+            v[i] = UOp.const(n[1], dtypes.weakint)
+        elif op == "var":
+            v[i] = xs[n[1]]
+        elif op == "bool":
+            v[i] = UOp.const(bool(n[1]), dtypes.bool)
+        elif op == "div":
+            v[i] = v[n[1]] // n[2]
+        elif op == "mod":
+            v[i] = v[n[1]] % n[2]
+        elif op == "not":
+            v[i] = v[n[1]].logical_not()
+        elif op == "select":
+            v[i] = v[n[1]].where(v[n[2]], v[n[3]])
+        else:
+            a, b = v[n[1]], v[n[2]]
+            if op == "add":
+                v[i] = a + b
+            elif op == "sub":
+                v[i] = a - b
+            elif op == "mul":
+                v[i] = a * b
+            elif op == "lt":
+                v[i] = a < b
+            elif op == "le":
+                v[i] = a <= b
+            elif op == "gt":
+                v[i] = a > b
+            elif op == "ge":
+                v[i] = a >= b
+            elif op == "eq":
+                v[i] = a.eq(b)
+            elif op == "ne":
+                v[i] = a.ne(b)
+            elif op == "and":
+                v[i] = a & b
+            elif op == "or":
+                v[i] = a | b
+            else:
+                raise ValueError(f"unknown kernel node {n!r}")
+    return [v[r] for r in roots]
+
+
+def _gate(rngs):
+    """The conjunction of the distinct validities of ``rngs`` (None: always)."""
+    valid, seen = None, set()
+    for t in rngs:
+        g = t.get_valid()
+        if not (g.op.name == "CONST" and g.arg is True) and g not in seen:
+            seen.add(g)
+            valid = g if valid is None else valid & g
+    return valid
+
+
+def _index_uops(in_shape, top, ops, rngs, pads):
+    """The index UOps of ``in_shape`` read through ``ops`` at the top UOps.
+
+    Only a pad adds validity: for any other op (``pads`` false) the validity
+    is the incoming ``rngs``' own, the very UOps (a pad's gate, which tinygrad
+    keeps as a ``WHERE`` on the padded value, is then shared, not written a
+    second way); after a pad it is hlayout's for the whole chain."""
+    from tinygrad.dtype import dtypes
+    from tinygrad.uop.ops import UOp
+
+    kernels, checked = _kernels(in_shape, ops)
+    xs = [t.get_idx() for t in top]
+    valid = _gate(top if pads else rngs)
+    coords = []
+    for kern in kernels:
+        if kern is None:
+            coords.append(UOp.const(0, dtypes.weakint))
+            continue
+        nodes, roots = kern
+        coords.append(_to_uops(nodes, roots[:1], xs, UOp, dtypes)[0])
+    if pads:
+        nodes, roots = checked
+        chain_valid = _to_uops(nodes, roots[1:], xs, UOp, dtypes)[0]
+        if not (chain_valid.op.name == "CONST" and chain_valid.arg is True):
+            valid = chain_valid if valid is None else valid & chain_valid
+    if valid is None:
+        return tuple(coords)
+    return tuple(c.valid(valid) for c in coords)
+
+
+def _apply_movement_op(op, in_shape, arg, rngs):
+    """tinygrad's ``apply_movement_op``, with the chain's index from hlayout."""
+    original = _ORIGINAL["apply_movement_op"]
+    got = chain_ops(op.name, in_shape, arg)
+    if got is None or not in_shape or 0 in in_shape:
+        return original(op, in_shape, arg, rngs)
+    out_shape, ops = got
+    if len(rngs) != len(out_shape) or not out_shape or 0 in out_shape:
+        return original(op, in_shape, arg, rngs)
+    rec = _CHAINS.get(rngs)
+    if rec is not None and rec[2] == out_shape:
+        top, top_shape, _, above = rec
+        ops = ops + above
+    else:
+        top, top_shape = rngs, out_shape
+    try:
+        result = _index_uops(tuple(in_shape), top, ops, rngs, op.name == "PAD")
+    except _hl.HlayoutError:
+        return original(op, in_shape, arg, rngs)
+    if len(_CHAINS) >= _MAX_CHAINS:
+        _CHAINS.clear()
+    _CHAINS[result] = (top, top_shape, tuple(in_shape), ops)
+    return result
+
+
+def _cached(fn):
+    """``fn`` memoised like tinygrad's ``apply_movement_op``; its
+    ``cache_clear`` (which tinygrad tools call to measure a cold start) also
+    forgets hlayout's kernels and chains, so a cold start is cold for both."""
+    memo = functools.cache(fn)
+
+    @functools.wraps(fn)
+    def patched(*args):
+        return memo(*args)
+
+    def cache_clear():
+        memo.cache_clear()
+        _kernels.cache_clear()
+        _CHAINS.clear()
+
+    patched.cache_clear = cache_clear
+    patched.cache_info = memo.cache_info
+    return patched
+
+
+def _modules():
+    """The loaded tinygrad modules that hold tinygrad's ``apply_movement_op``."""
+    import sys
+
+    fn = _ORIGINAL["apply_movement_op"]
+    return [m for name, m in list(sys.modules.items())
+            if name.startswith("tinygrad") and getattr(m, "apply_movement_op", None) is fn]
+
+
+def _split_at_divisors(original):
+    """``pm_split_ranges`` that also splits a loop at every divisor ``c`` of a
+    bare ``RANGE // c`` (``c`` dividing its extent), as it splits at every
+    ``RANGE % c``: the loop-nest hint applied.
+
+    hlayout's kernel of a one-view chain divides a loop variable only by the
+    weights of its loop nest (:func:`hlayout.loop_nest`: the inner products
+    of the leaves of its dimension), and writes a digit's modulo as
+    ``t - q·c`` when the quotient ``q`` is computed anyway, so tinygrad's own
+    trigger (a modulo) does not fire; splitting at the divisions does, and
+    refines the loops into the nest, where the index is affine. Splitting a
+    range is tinygrad's own exact substitution ``r = r0·c + r1``."""
+    from tinygrad.codegen.simplify import mark_range_mod
+    from tinygrad.uop.ops import Ops, PatternMatcher, UPat
+
+    return PatternMatcher([(UPat(Ops.RANGE, name="r") // UPat.cvar("c"), mark_range_mod)]) + original
+
+
+def install():
+    """Replaces tinygrad's ``apply_movement_op`` (in
+    ``tinygrad.schedule.indexing`` and every tinygrad module that imported
+    it) with hlayout's, and ``tinygrad.codegen.pm_split_ranges`` with
+    :func:`_split_at_divisors` of it. Idempotent."""
+    if _ORIGINAL:
+        return
+    import tinygrad.codegen as cg
+    import tinygrad.schedule.indexing as ix
+    import tinygrad.schedule.rangeify  # noqa: F401  (imports apply_movement_op)
+
+    _ORIGINAL["apply_movement_op"] = ix.apply_movement_op
+    patched = _cached(_apply_movement_op)
+    mods = _modules()
+    for m in mods:
+        m.apply_movement_op = patched
+    _ORIGINAL["modules"] = mods
+    _ORIGINAL["patched"] = patched
+    _ORIGINAL["pm_split_ranges"] = cg.pm_split_ranges
+    cg.pm_split_ranges = _split_at_divisors(cg.pm_split_ranges)
+
+
+def uninstall():
+    """Restores tinygrad's own ``apply_movement_op`` everywhere."""
+    if not _ORIGINAL:
+        return
+    import tinygrad.codegen as cg
+
+    for m in _ORIGINAL["modules"]:
+        if getattr(m, "apply_movement_op", None) is _ORIGINAL["patched"]:
+            m.apply_movement_op = _ORIGINAL["apply_movement_op"]
+    cg.pm_split_ranges = _ORIGINAL["pm_split_ranges"]
+    _ORIGINAL.clear()
+    _CHAINS.clear()
+
+
+def installed():
+    """Whether the plug-in is installed."""
+    return bool(_ORIGINAL)
+
+
+def loop_nest_of(shape, ops):
+    """The loop-nest hint of a chain: ``ops`` (hlayout movement ops, as
+    :func:`chain_ops` gives them) applied to a contiguous tensor of ``shape``,
+    as the :class:`hlayout.LoopNest` of its one view, in whose loops the
+    buffer index and the validity are affine. Raises ``PreconditionError``
+    when the chain is more than one view or has no such nest.
+
+    tinygrad 0.14 chooses a kernel's loops itself (one range per output
+    dimension; ``pm_split_ranges`` and ``pm_simplify_ranges`` split and merge
+    them by its own rules, with no hook for a caller's split), so the plug-in
+    exposes the hint rather than imposing it.
+
+    >>> n = loop_nest_of((4, 6), [("permute", (1, 0)), ("reshape", (24,))])
+    >>> n.loops, n.access(0)[0]
+    ([(0, 6, 4), (0, 4, 1)], [1, 6])
+    """
+    s = _stack(_hl.Layout.row_major(tuple(shape)), tuple(ops))
+    views = s.views
+    if len(views) != 1:
+        raise _hl.PreconditionError(
+            f"loop_nest_of: the chain is {len(views)} views; a nest needs one")
+    return _hl.loop_nest([views[0]])

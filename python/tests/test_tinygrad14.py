@@ -1,0 +1,212 @@
+"""hlayout.tinygrad against tinygrad 0.14.0 (skipped with any other tinygrad):
+every reference chain realised on the CPU device with the plug-in gives the
+brute-force offsets, with never more divisions and modulos than stock
+tinygrad in the kernel's index; models train the same; the loop-nest hint
+is exact."""
+
+import itertools
+import math
+import os
+
+import pytest
+
+tinygrad = pytest.importorskip("tinygrad")
+from importlib.metadata import version  # noqa: E402
+
+if version("tinygrad") != "0.14.0":
+    pytest.skip("tinygrad 0.14.0 is not the installed tinygrad", allow_module_level=True)
+os.environ.setdefault("DEV", "CPU")
+
+import numpy as np  # noqa: E402
+
+import hlayout  # noqa: E402
+import hlayout.tinygrad as plugin  # noqa: E402
+from hlayout.tinygrad import _v0_14 as v14  # noqa: E402
+from refdata import load  # noqa: E402
+from tinygrad import Tensor, dtypes  # noqa: E402
+from tinygrad.uop.ops import Ops, graph_rewrite  # noqa: E402
+from tinygrad.uop.symbolic import sym  # noqa: E402
+
+CHAINS = load("tinygrad_chains.json")
+
+
+class plugin_state:
+    """``with plugin_state(True):`` runs with the plug-in, ``False`` without,
+    restoring the state found."""
+
+    def __init__(self, on):
+        self.on = on
+
+    def __enter__(self):
+        self.was = plugin.installed()
+        (plugin.install if self.on else plugin.uninstall)()
+
+    def __exit__(self, *exc):
+        (plugin.install if self.was else plugin.uninstall)()
+
+
+def build(shape, ops, data=None):
+    t = Tensor.empty(*shape, dtype=dtypes.float32) if data is None else Tensor(data)
+    for op, arg in ops:
+        if op in ("pad", "shrink"):
+            t = getattr(t, op)(tuple(tuple(x) for x in arg))
+        elif op == "flip":
+            axes = tuple(i for i, f in enumerate(arg) if f)
+            if axes:
+                t = t.flip(axes)
+        else:
+            t = getattr(t, op)(tuple(arg))
+    return t
+
+
+def divmods_of(shape, ops):
+    """Distinct FLOORDIV/FLOORMOD UOps in the kernels' index expressions (the
+    AST through tinygrad's ``sym``), summed over the kernels."""
+    lin = build(shape, ops).contiguous().schedule_linear()
+    n = 0
+    for call in lin.src:
+        ast = call.src[0]
+        if ast.op is Ops.SINK:
+            s = graph_rewrite(ast, sym)
+            n += sum(u.op in (Ops.FLOORDIV, Ops.FLOORMOD) for u in s.toposort())
+    return n
+
+
+@pytest.mark.parametrize("case", CHAINS, ids=lambda c: c["id"])
+def test_chain_realises_exactly_with_no_more_divisions(case):
+    req, exp = case["request"], case["expect"]
+    shape, ops = req["shape"], req["ops"]
+    with plugin_state(False):
+        stock = divmods_of(shape, ops)
+    with plugin_state(True):
+        ours = divmods_of(shape, ops)
+        data = np.arange(1, math.prod(shape) + 1, dtype=np.float32).reshape(shape)  # no 0: padding shows
+        got = build(shape, ops, data).contiguous().numpy()
+    assert ours <= stock, f"hlayout {ours} divisions and modulos, stock {stock}"
+    offs = np.array(exp["offsets"]).reshape(exp["final_shape"])
+    want = np.where(offs < 0, 0, data.reshape(-1)[np.maximum(offs, 0)])
+    assert got.shape == tuple(exp["final_shape"])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_one_chain_reaches_hlayout_whole():
+    # A flattened transpose, padded, flipped and reshaped: with the plug-in
+    # the buffer index has one division (hlayout's kernel of the one view).
+    shape, ops = [4, 6], [["permute", [1, 0]], ["reshape", [24]], ["pad", [[1, 1]]],
+                          ["flip", [True]], ["reshape", [2, 13]]]
+    with plugin_state(True):
+        assert divmods_of(shape, ops) <= 2
+    s = hlayout.ViewStack([4, 6]).permute([1, 0]).reshape([24]).pad([(1, 1)]).flip([True])
+    assert s.reshape([2, 13]).kernel().div_mod_count <= 2
+
+
+def test_chain_ops_translate_tinygrad_arguments():
+    assert v14.chain_ops("SHRINK", (5, 10), ((1, 3), (1, 8))) == (
+        (3, 8), (("shrink", ((1, 4), (1, 9))),))
+    assert v14.chain_ops("PERMUTE", (2, 3, 4), (2, 0, 1)) == ((4, 2, 3), (("permute", (2, 0, 1)),))
+    assert v14.chain_ops("FLIP", (2, 3), (False, True)) == ((2, 3), (("flip", (False, True)),))
+    assert v14.chain_ops("RESHAPE", (6,), (2, 3)) == ((2, 3), (("reshape", (2, 3)),))
+    from tinygrad.uop.ops import UOp
+
+    n = UOp.variable("n", 1, 10)
+    assert v14.chain_ops("RESHAPE", (6,), (n, 3)) is None  # symbolic: tinygrad's own code
+
+
+def test_symbolic_shapes_fall_back_to_tinygrad():
+    from tinygrad.uop.ops import UOp
+
+    n = UOp.variable("n", 1, 8)
+    a = np.arange(8 * 3, dtype=np.float32).reshape(8, 3)
+    with plugin_state(True):
+        got = (Tensor(a)[:n.bind(5)].permute(1, 0) * 2).contiguous()[:, :5].numpy()
+    np.testing.assert_array_equal(got, a[:5].T * 2)
+
+
+def _conv_net(x, ws):
+    h = x.conv2d(ws[0], padding=1).relu()
+    h = h.max_pool2d(2)
+    h = h.conv2d(ws[1], padding=1, stride=1).relu()
+    h = h.avg_pool2d(2)
+    return h.flatten(1).matmul(ws[2])
+
+
+def _transformer_block(x, ws):
+    b, t, d = x.shape
+    heads = 2
+    q, k, v = [(x.matmul(w)).reshape(b, t, heads, d // heads).transpose(1, 2) for w in ws[:3]]
+    att = (q.matmul(k.transpose(-2, -1)) / math.sqrt(d // heads))
+    mask = Tensor.ones(t, t).tril().reshape(1, 1, t, t)
+    att = (att + (1 - mask) * -1e9).softmax(-1)
+    y = att.matmul(v).transpose(1, 2).reshape(b, t, d)
+    x = x + y.matmul(ws[3])
+    x = x.layernorm()
+    h = x.matmul(ws[4]).gelu().matmul(ws[5])
+    return (x + h).layernorm()
+
+
+def _run_model(model, x_shape, w_shapes, seed):
+    rng = np.random.default_rng(seed)
+    x = Tensor(rng.standard_normal(x_shape).astype(np.float32))
+    ws = [Tensor(rng.standard_normal(s).astype(np.float32) * 0.2) for s in w_shapes]
+    out = model(x, ws)
+    loss = (out * out).mean()
+    grads = loss.gradient(*ws)
+    return [out.numpy(), loss.numpy()] + [g.numpy() for g in grads]
+
+
+@pytest.mark.parametrize("name", ["conv_net", "transformer_block"])
+def test_models_forward_and_backward_equal_stock(name):
+    if name == "conv_net":
+        args = (_conv_net, (2, 3, 8, 8), [(4, 3, 3, 3), (6, 4, 3, 3), (6 * 2 * 2, 5)], 0)
+    else:
+        args = (_transformer_block, (2, 6, 8), [(8, 8)] * 4 + [(8, 16), (16, 8)], 1)
+    with plugin_state(False):
+        stock = _run_model(*args)
+    with plugin_state(True):
+        ours = _run_model(*args)
+    for a, b in zip(stock, ours):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_install_patches_every_importer_and_uninstall_restores():
+    import tinygrad.codegen as cg
+    import tinygrad.schedule.indexing as ix
+    import tinygrad.schedule.rangeify as rf
+
+    with plugin_state(False):
+        fn, split = ix.apply_movement_op, cg.pm_split_ranges
+        assert rf.apply_movement_op is fn
+        plugin.install()
+        assert plugin.installed()
+        assert ix.apply_movement_op is rf.apply_movement_op is not fn
+        assert cg.pm_split_ranges is not split
+        plugin.install()  # idempotent
+        plugin.uninstall()
+        assert ix.apply_movement_op is fn and rf.apply_movement_op is fn
+        assert cg.pm_split_ranges is split
+        assert not plugin.installed()
+
+
+def test_install_refuses_another_tinygrad(monkeypatch):
+    with plugin_state(False):
+        monkeypatch.setattr(plugin, "_tinygrad_version", lambda: "0.13.0")
+        with pytest.raises(RuntimeError, match="0.13.0"):
+            plugin.install()
+        assert not plugin.installed()
+        plugin.install(force=True)  # 0.14's layout: no tinygrad.shape
+        assert plugin.installed() and plugin._ACTIVE[0] is v14
+        plugin.uninstall()
+
+
+def test_loop_nest_of_a_chain_is_affine_at_every_point():
+    ops = [("permute", (1, 0)), ("reshape", (24,))]
+    n = plugin.loop_nest_of((4, 6), ops)
+    s = hlayout.ViewStack([4, 6]).permute([1, 0]).reshape([24])
+    strides, offset, cons = n.access(0)
+    assert cons == []
+    exts = [e for _, e, _ in n.loops]
+    for i, p in enumerate(itertools.product(*[range(e) for e in exts])):
+        assert n.coords(*p) == [i]
+        assert n(0, *p) == s(i) == offset + sum(a * b for a, b in zip(strides, p))
+    with pytest.raises(hlayout.PreconditionError):
+        plugin.loop_nest_of((4, 6), ops + [("pad", ((1, 0),))])
