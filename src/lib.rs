@@ -20,6 +20,7 @@ pub mod codegen;
 
 pub mod draw;
 
+pub mod smem;
 pub mod symbolic;
 
 pub use error::{Error, Result};

@@ -222,7 +222,8 @@ type Req<'a> = fields::Request<'a>;
 
 /// The ops of the protocol, for the error naming an unknown one.
 const OPS: &str = "eval, compose, coalesce, complement, right_inverse, left_inverse, \
-logical_divide, zipped_divide, logical_product, blocked_product, raked_product, flatten, chain, merge, expr";
+logical_divide, zipped_divide, logical_product, blocked_product, raked_product, flatten, chain, merge, expr, \
+bank_conflicts, swizzle_search, linear_layout";
 
 /// The fields each op takes (besides `op`), or `None` for an unknown op.
 fn allowed_fields(op: &str) -> Option<&'static [&'static str]> {
@@ -234,7 +235,7 @@ fn allowed_fields(op: &str) -> Option<&'static [&'static str]> {
         "compose" | "logical_divide" | "zipped_divide" | "logical_product" | "blocked_product"
         | "raked_product" => &["a", "b"],
         "expr" => &["layout", "lang"],
-        _ => return None,
+        _ => return crate::smem::allowed_fields(op),
     })
 }
 
@@ -247,6 +248,9 @@ fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
     let allowed =
         allowed_fields(op).ok_or_else(|| format!("unknown op '{}' (known: {OPS})", clip(op)))?;
     let f = Fields::of_request(req, op, allowed)?;
+    if let Some(answer) = crate::smem::respond(&f, op, limits) {
+        return answer.map(Reply::Json);
+    }
     if let Some(answer) = crate::composed::respond(&f, op, limits) {
         return answer.map(Reply::Json);
     }

@@ -6,6 +6,8 @@
 //! - [`fields`]: strict reading of a request's fields (unknown fields, wrong
 //!   types and numbers beyond i64 are errors naming the field).
 //! - [`show`]: the human report behind `hlayout show`.
+//! - [`smem`]: the shared-memory ops of the protocol (bank conflicts, the
+//!   swizzle search, F2 linear layouts).
 //! - [`draw`]: the pictures behind `hlayout draw` (SVG or TikZ).
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
 //!
@@ -19,3 +21,4 @@ pub mod draw;
 pub mod expr;
 pub mod fields;
 pub mod show;
+pub mod smem;

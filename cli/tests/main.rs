@@ -14,5 +14,6 @@ mod foundation_cases;
 mod hostile;
 mod merge_cases;
 mod protocol;
+mod smem;
 mod view_chains;
 mod vocabulary;

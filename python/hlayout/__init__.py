@@ -104,3 +104,26 @@ __all__ = [
     "suffix_product",
     "tuple_size",
 ]
+
+# Shared memory: bank conflicts, the swizzle search, F2 linear layouts.
+from ._hlayout import (  # noqa: E402
+    NoSwizzleError,
+    NotLinearError,
+    bank_conflicts,
+    bank_conflicts_per_request,
+    from_linear,
+    linear_layout,
+    swizzle_between,
+    swizzle_search,
+)
+
+__all__ += [
+    "NoSwizzleError",
+    "NotLinearError",
+    "bank_conflicts",
+    "bank_conflicts_per_request",
+    "from_linear",
+    "linear_layout",
+    "swizzle_between",
+    "swizzle_search",
+]

@@ -381,3 +381,30 @@ def idx2crd(idx: int, shape: IntTuple) -> IntTuple: ...
 def crd2idx(crd: IntTuple, shape: IntTuple) -> int: ...
 def crd2crd(crd: IntTuple, src: IntTuple, dst: IntTuple) -> IntTuple: ...
 def common_refinement(a: IntTuple, b: IntTuple) -> Tuple[IntTuple, IntTuple]: ...
+
+# Shared memory: bank conflicts, the swizzle search, F2 linear layouts.
+class NotLinearError(HlayoutError):
+    index: int
+    value: int
+    expected: int
+
+class NoSwizzleError(HlayoutError):
+    index: int
+    value: int
+    target: int
+
+def bank_conflicts(layout: Union[Layout, ComposedLayout, str], access: Union[Layout, str],
+                   element_bytes: int) -> Tuple[int, int]:
+    """``(wavefronts, ideal)`` of ``access`` (threads by values) reading ``layout``."""
+def bank_conflicts_per_request(layout: Union[Layout, ComposedLayout, str], access: Union[Layout, str],
+                               element_bytes: int) -> List[Tuple[int, int, int, int]]:
+    """``[(warp, value, wavefronts, ideal), ...]``, warp-major."""
+def swizzle_search(layout: Union[Layout, str], access: Union[Layout, str],
+                   element_bytes: int) -> Tuple[ComposedLayout, int]:
+    """The swizzled layout with the fewest wavefronts, and that count."""
+def swizzle_between(layout: Union[Layout, ComposedLayout, str], target: Union[Layout, ComposedLayout, str]) -> Swizzle:
+    """The swizzle ``Sw`` with ``Sw(layout(i)) == target(i)`` at every index."""
+def linear_layout(layout: Union[Layout, ComposedLayout, str]) -> List[int]:
+    """F2 bases ``[L(1), L(2), L(4), ...]`` (Triton's linear layout)."""
+def from_linear(bases: Sequence[int]) -> Union[Layout, ComposedLayout]:
+    """The (swizzled) layout whose map is the XOR of the bases."""

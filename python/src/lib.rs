@@ -10,6 +10,7 @@ mod errors;
 mod kernel;
 mod layout;
 mod loops;
+mod smem;
 mod tuple;
 mod view;
 
@@ -39,5 +40,6 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tuple::crd2crd, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::common_refinement, m)?)?;
     errors::register(m)?;
+    smem::register(m)?;
     Ok(())
 }

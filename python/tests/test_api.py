@@ -75,6 +75,8 @@ TRIGGERS = {
     "PreconditionError": lambda: Swizzle(3, 0, 2),
     "FlattenError": lambda: Layout("(2,(2,2)):(2,(1,4))").flatten(),
     "LimitExceededError": lambda: deep_stack(129).kernel(),
+    "NotLinearError": lambda: hlayout.linear_layout("4:3"),
+    "NoSwizzleError": lambda: hlayout.swizzle_between("8:1", "8:2"),
 }
 KIND = {"IntegerOverflowError": "Overflow"}
 
