@@ -96,6 +96,20 @@ pub(crate) fn kernel_svg(k: &Kernel, title: String) -> String {
     draw::grid_svg(&g)
 }
 
+/// A loop nest drawn as the first view's offset at every loop point: the
+/// outermost loop the rows, the other loops (row-major) the columns, grey
+/// where the view is invalid. The nest's loops are its modes, so the grid's
+/// nested-mode boundaries show the split.
+pub(crate) fn loop_nest_svg(n: &hlayout::codegen::LoopNest, title: String) -> String {
+    let extents = n.extents();
+    let modes: Vec<Vec<i64>> = match extents.split_first() {
+        Some((first, rest)) if !rest.is_empty() => vec![vec![*first], rest.to_vec()],
+        _ => vec![extents.clone()],
+    };
+    let g = Grid::from_fn(title, &modes, |i| n.eval(0, &unravel(i, &extents)));
+    draw::grid_svg(&g)
+}
+
 /// A swizzle drawn on one period `2^(B+M+|S|)`: row `y` (the high `B` bits)
 /// shows where `Sw` sends the offsets `y·2^(M+|S|) + c`. `None` when the
 /// period has more than 2^20 offsets.

@@ -78,6 +78,12 @@ impl PyLoopNest {
         self.recipe.clone()
     }
 
+    /// An SVG picture of view 0's offsets over the loop points (outermost
+    /// loop the rows), grey where it is invalid (for Jupyter).
+    fn _repr_svg_(&self) -> String {
+        crate::draw::loop_nest_svg(&self.inner, self.recipe.clone())
+    }
+
     /// Nests are equal when their loops and every view's access are.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
@@ -106,7 +112,7 @@ impl PyLoopNest {
 pub(crate) fn loop_nest(views: Vec<PyRef<'_, PyView>>) -> PyResult<PyLoopNest> {
     let refs: Vec<&hlayout::View> = views.iter().map(|v| &v.inner).collect();
     let inner = hlayout::codegen::loop_nest(&refs).py()?;
-    let reprs: Vec<String> = views.iter().map(|v| v.__repr__()).collect();
+    let reprs: Vec<String> = views.iter().map(|v| v.recipe().to_owned()).collect();
     Ok(PyLoopNest {
         inner,
         recipe: format!("loop_nest([{}])", reprs.join(", ")),

@@ -123,6 +123,13 @@ impl std::hash::Hash for PyView {
     }
 }
 
+impl PyView {
+    /// The Python expression that rebuilds the view (its `repr`).
+    pub(crate) fn recipe(&self) -> &str {
+        &self.recipe
+    }
+}
+
 #[pymethods]
 impl PyView {
     /// The contiguous row-major view of `shape`.

@@ -5,6 +5,7 @@ offset; padding is grey; the LaTeX is the golden TikZ. Every class has a
 smaller than its title; thread/value pictures match a brute-force inversion."""
 
 import inspect
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -86,6 +87,7 @@ def every_class_instance():
         "Swizzle": Swizzle(2, 1, 3),
         "ComposedLayout": ComposedLayout("Sw<3,4,3> o 0 o (8,64):(64,1)"),
         "TvPicture": Layout("(8,8):(8,1)").draw_tv("(32,2):(2,1)", element_bytes=2),
+        "LoopNest": hlayout.loop_nest([ViewStack([4, 6]).permute([1, 0]).reshape([24]).views[0]]),
     }
 
 
@@ -115,7 +117,10 @@ def test_every_drawn_cell_is_the_function():
     kwant = [k(r, c)[0] if k(r, c)[1] else None for r in range(4) for c in range(5)]
     sw = Swizzle(2, 1, 3)
     swant = [sw(x) for x in range(1 << 6)]
-    for obj, cells in [(f, want), (k, kwant), (sw, swant)]:
+    n = hlayout.loop_nest([ViewStack([4, 6]).pad([(1, 0), (0, 0)]).permute([1, 0]).reshape([30]).views[0]])
+    ext = [e for _, e, _ in n.loops]
+    nwant = [n(0, *at) for at in itertools.product(*map(range, ext))]
+    for obj, cells in [(f, want), (k, kwant), (sw, swant), (n, nwant)]:
         root = ET.fromstring(obj._repr_svg_())
         rects = list(root.iter(SVG + "rect"))[1:1 + len(cells)]  # after the background
         fills = [r.get("fill") for r in rects]
