@@ -19,7 +19,7 @@
 
 use divan::{black_box, Bencher};
 use hlayout::codegen::{self, Input};
-use hlayout::ViewStack;
+use hlayout::{Movement, ViewStack};
 use serde_json::Value;
 
 #[path = "../tests/common/pool.rs"]
@@ -27,7 +27,7 @@ mod pool;
 
 #[path = "../tests/common/chains.rs"]
 mod chains;
-use chains::{apply, chains, Op};
+use chains::{apply, chains};
 
 fn main() {
     per_chain_table();
@@ -48,7 +48,7 @@ fn quantile(v: &[f64], q: f64) -> f64 {
 }
 
 /// Ops → C text for one chain, once.
-fn ops_to_c(shape: &[i64], ops: &[Op]) -> (String, String) {
+fn ops_to_c(shape: &[i64], ops: &[Movement]) -> (String, String) {
     let t = apply(black_box(shape), ops).expect("a valid chain");
     codegen::stack(&t, Input::Coords).expect("a kernel").c()
 }

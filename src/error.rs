@@ -178,6 +178,16 @@ pub enum Error {
         /// The rule and the values that broke it.
         rule: String,
     },
+    /// A name (a movement op, a kernel language, a kernel input) is not one
+    /// of those the crate knows.
+    UnknownName {
+        /// What was being named, e.g. `"movement op"` or `"language"`.
+        what: &'static str,
+        /// The name given (its first 64 characters).
+        given: String,
+        /// Every name accepted, in the order the documentation lists them.
+        known: &'static [&'static str],
+    },
 }
 
 impl fmt::Display for Error {
@@ -263,6 +273,9 @@ impl fmt::Display for Error {
             Error::LimitExceeded { limit, value, max } => {
                 write!(f, "request exceeds the limit {limit} = {max} (got {value})")
             }
+            Error::UnknownName { what, given, known } => {
+                write!(f, "unknown {what} '{given}' (known: {})", known.join(", "))
+            }
         }
     }
 }
@@ -288,4 +301,18 @@ pub(crate) fn add(a: i64, b: i64, what: &'static str) -> Result<i64> {
         Some(v) => Ok(v),
         None => Err(Error::Overflow { what }),
     }
+}
+
+/// The [`Error::UnknownName`] for `given` (clipped to 64 characters, so that
+/// hostile input cannot make the message long) among `known`.
+pub(crate) fn unknown_name(
+    what: &'static str,
+    given: &str,
+    known: &'static [&'static str],
+) -> Error {
+    let given = match given.char_indices().nth(64) {
+        Some((at, _)) => format!("{}...", &given[..at]),
+        None => given.to_string(),
+    };
+    Error::UnknownName { what, given, known }
 }

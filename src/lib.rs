@@ -27,4 +27,4 @@ pub use layout::{Evaluator, FlatView, FlattenReport, Layout, ModeObstruction, Of
 pub use limits::Limits;
 pub use merge::{merge, merge_explained, Decision, MaskRule, Rule};
 pub use tuple::{IntTuple, Profile, TupleRef, MAX_DEPTH};
-pub use view::{Constraint, View, ViewStack, Window};
+pub use view::{Constraint, Movement, MovementKind, View, ViewStack, Window};

@@ -12,6 +12,7 @@ mod draw;
 mod edge_cases;
 mod layout_props;
 mod merge_props;
+mod movement;
 mod no_alloc;
 mod stream_props;
 mod swizzle_props;

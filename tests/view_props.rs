@@ -4,18 +4,14 @@
 use crate::common;
 
 use common::ndarray::NdArray;
-use hlayout::ViewStack;
+use hlayout::{Movement, ViewStack};
 use proptest::prelude::*;
 
-/// A movement op with arguments valid for `shape`, drawn from `r`.
+/// One step of a random chain, valid for the shape it is drawn for: a
+/// movement op, or the Rust-only `stride` shortcut (not a [`Movement`]).
 #[derive(Clone, Debug)]
 pub(crate) enum Op {
-    Reshape(Vec<i64>),
-    Permute(Vec<usize>),
-    Expand(Vec<i64>),
-    Pad(Vec<(i64, i64)>),
-    Shrink(Vec<(i64, i64)>),
-    Flip(Vec<bool>),
+    Move(Movement),
     Stride(Vec<i64>),
 }
 
@@ -44,28 +40,28 @@ fn factor_into(mut n: i64, rank: usize, r: &mut Draw) -> Vec<i64> {
 pub(crate) fn draw_op(shape: &[i64], r: &mut Draw) -> Op {
     let rank = shape.len();
     let size: i64 = shape.iter().product();
-    match r.below(7) {
-        0 => Op::Reshape(factor_into(size, 1 + r.below(4) as usize, r)),
+    Op::Move(match r.below(7) {
+        0 => Movement::Reshape(factor_into(size, 1 + r.below(4) as usize, r)),
         1 => {
             let mut p: Vec<usize> = (0..rank).collect();
             for k in (1..rank).rev() {
                 p.swap(k, r.below(k as u32 + 1) as usize);
             }
-            Op::Permute(p)
+            Movement::Permute(p)
         }
-        2 => Op::Expand(
+        2 => Movement::Expand(
             shape
                 .iter()
                 .map(|&s| if s == 1 { 1 + r.below(3) as i64 } else { s })
                 .collect(),
         ),
-        3 if size <= 400 => Op::Pad(
+        3 if size <= 400 => Movement::Pad(
             shape
                 .iter()
                 .map(|_| (r.below(3) as i64, r.below(3) as i64))
                 .collect(),
         ),
-        4 => Op::Shrink(
+        4 => Movement::Shrink(
             shape
                 .iter()
                 .map(|&s| {
@@ -74,25 +70,22 @@ pub(crate) fn draw_op(shape: &[i64], r: &mut Draw) -> Op {
                 })
                 .collect(),
         ),
-        5 => Op::Flip(shape.iter().map(|_| r.below(2) == 1).collect()),
-        6 => Op::Stride(
-            shape
-                .iter()
-                .map(|_| [1, 2, 3, -1, -2][r.below(5) as usize])
-                .collect(),
-        ),
-        _ => Op::Flip(vec![false; rank]),
-    }
+        5 => Movement::Flip(shape.iter().map(|_| r.below(2) == 1).collect()),
+        6 => {
+            return Op::Stride(
+                shape
+                    .iter()
+                    .map(|_| [1, 2, 3, -1, -2][r.below(5) as usize])
+                    .collect(),
+            )
+        }
+        _ => Movement::Flip(vec![false; rank]),
+    })
 }
 
 pub(crate) fn apply(t: ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
     match op {
-        Op::Reshape(s) => (t.reshape(s).unwrap(), a.reshape(s)),
-        Op::Permute(p) => (t.permute(p).unwrap(), a.permute(p)),
-        Op::Expand(s) => (t.expand(s).unwrap(), a.expand(s)),
-        Op::Pad(p) => (t.pad(p).unwrap(), a.pad(p)),
-        Op::Shrink(p) => (t.shrink(p).unwrap(), a.shrink(p)),
-        Op::Flip(f) => (t.flip(f).unwrap(), a.flip(f)),
+        Op::Move(m) => (t.apply(m).unwrap(), a.apply(m)),
         Op::Stride(s) => (t.stride(s).unwrap(), a.stride(s)),
     }
 }

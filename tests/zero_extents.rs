@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::ndarray::NdArray;
-use hlayout::{Error, ViewStack};
+use hlayout::{Error, Movement, ViewStack};
 use proptest::prelude::*;
 
 /// The canonical zero view's text for `shape`.
@@ -78,40 +78,30 @@ fn empty_shapes_have_one_canonical_view_and_no_offsets() {
     ));
 }
 
-#[derive(Clone, Debug)]
-enum Op {
-    Reshape(Vec<i64>),
-    Permute(Vec<usize>),
-    Expand(Vec<i64>),
-    Pad(Vec<(i64, i64)>),
-    Shrink(Vec<(i64, i64)>),
-    Flip(Vec<bool>),
-}
-
 /// An op valid for `shape`, from the random words `w` (empty ranges and
 /// 1 -> 0 expands are likely).
-fn draw(shape: &[i64], w: &[u8]) -> Op {
+fn draw(shape: &[i64], w: &[u8]) -> Movement {
     let at = |k: usize| i64::from(w[k % w.len()]);
     let size: i64 = shape.iter().product();
     match w[0] % 6 {
-        0 if size == 0 => Op::Reshape(vec![at(1) % 3, 0, at(2) % 2 + 1]),
-        0 => Op::Reshape(vec![size]),
-        1 => Op::Permute((0..shape.len()).rev().collect()),
-        2 => Op::Expand(
+        0 if size == 0 => Movement::Reshape(vec![at(1) % 3, 0, at(2) % 2 + 1]),
+        0 => Movement::Reshape(vec![size]),
+        1 => Movement::Permute((0..shape.len()).rev().collect()),
+        2 => Movement::Expand(
             shape
                 .iter()
                 .enumerate()
                 .map(|(d, &s)| if s == 1 { at(d + 1) % 3 } else { s })
                 .collect(),
         ),
-        3 => Op::Pad(
+        3 => Movement::Pad(
             shape
                 .iter()
                 .enumerate()
                 .map(|(d, _)| (at(d + 1) % 2, at(d + 2) % 2))
                 .collect(),
         ),
-        4 => Op::Shrink(
+        4 => Movement::Shrink(
             shape
                 .iter()
                 .enumerate()
@@ -121,7 +111,7 @@ fn draw(shape: &[i64], w: &[u8]) -> Op {
                 })
                 .collect(),
         ),
-        _ => Op::Flip(
+        _ => Movement::Flip(
             shape
                 .iter()
                 .enumerate()
@@ -131,15 +121,8 @@ fn draw(shape: &[i64], w: &[u8]) -> Op {
     }
 }
 
-fn apply(t: ViewStack, a: &NdArray, op: &Op) -> (ViewStack, NdArray) {
-    match op {
-        Op::Reshape(s) => (t.reshape(s).unwrap(), a.reshape(s)),
-        Op::Permute(p) => (t.permute(p).unwrap(), a.permute(p)),
-        Op::Expand(s) => (t.expand(s).unwrap(), a.expand(s)),
-        Op::Pad(p) => (t.pad(p).unwrap(), a.pad(p)),
-        Op::Shrink(p) => (t.shrink(p).unwrap(), a.shrink(p)),
-        Op::Flip(f) => (t.flip(f).unwrap(), a.flip(f)),
-    }
+fn apply(t: ViewStack, a: &NdArray, op: &Movement) -> (ViewStack, NdArray) {
+    (t.apply(op).unwrap(), a.apply(op))
 }
 
 proptest! {

@@ -21,7 +21,7 @@ use std::io::{self, BufRead, Write};
 
 use serde_json::{json, Map, Value};
 
-use hlayout::{Layout, Limits, ViewStack};
+use hlayout::{Layout, Limits, Movement, MovementKind, ViewStack};
 
 use crate::fields::{self, clip, Fields};
 
@@ -295,7 +295,9 @@ pub(crate) fn chain_stack(f: &Fields, limits: &Limits) -> Result<ViewStack, Stri
         .map_err(|e| format!("ops: {e}"))?;
     let mut t = ViewStack::new(&shape).map_err(|e| format!("shape: {e}"))?;
     for (k, op) in ops.iter().enumerate() {
-        t = movement(t, op, limits).map_err(|e| format!("ops[{k}]: {e}"))?;
+        t = movement(op, limits)
+            .and_then(|m| t.apply(&m).map_err(|e| e.to_string()))
+            .map_err(|e| format!("ops[{k}]: {e}"))?;
     }
     Ok(t)
 }
@@ -326,34 +328,27 @@ fn chain(f: &Fields, limits: &Limits) -> Result<Reply, String> {
     Ok(Reply::Json(Value::Object(out)))
 }
 
-/// The chain ops of the protocol, for the error naming an unknown one.
-const MOVEMENTS: &str = "reshape, permute, expand, pad, shrink, flip";
-
-/// One `["name", arg]` movement op.
-fn movement(t: ViewStack, op: &Value, limits: &Limits) -> Result<ViewStack, String> {
+/// One `["name", argument]` movement op of a chain request, its argument
+/// read strictly and within `limits`; the names are the library's
+/// [`MovementKind`]s, tinygrad's movement ops.
+fn movement(op: &Value, limits: &Limits) -> Result<Movement, String> {
     let (name, arg) = match op.as_array().map(Vec::as_slice) {
         Some([Value::String(name), arg]) => (name.as_str(), arg),
         _ => return Err(fields::wrong("movement op", "[\"name\", argument]", op)),
     };
-    let r = match name {
-        "reshape" => t.reshape(&fields::ints(arg, name, limits)?),
-        "expand" => t.expand(&fields::ints(arg, name, limits)?),
-        "permute" => {
+    let kind: MovementKind = name.parse().map_err(|e: hlayout::Error| e.to_string())?;
+    Ok(match kind {
+        MovementKind::Reshape => Movement::Reshape(fields::ints(arg, name, limits)?),
+        MovementKind::Expand => Movement::Expand(fields::ints(arg, name, limits)?),
+        MovementKind::Permute => {
             let perm = fields::ints(arg, name, limits)?;
             let perm: Option<Vec<usize>> = perm.iter().map(|&p| usize::try_from(p).ok()).collect();
-            t.permute(&perm.ok_or("permute: negative axis")?)
+            Movement::Permute(perm.ok_or("permute: negative axis")?)
         }
-        "pad" => t.pad(&fields::pairs(arg, name, limits)?),
-        "shrink" => t.shrink(&fields::pairs(arg, name, limits)?),
-        "flip" => t.flip(&fields::bools(arg, name, limits)?),
-        other => {
-            return Err(format!(
-                "unknown movement op '{}' (known: {MOVEMENTS})",
-                clip(other)
-            ))
-        }
-    };
-    r.map_err(|e| e.to_string())
+        MovementKind::Pad => Movement::Pad(fields::pairs(arg, name, limits)?),
+        MovementKind::Shrink => Movement::Shrink(fields::pairs(arg, name, limits)?),
+        MovementKind::Flip => Movement::Flip(fields::bools(arg, name, limits)?),
+    })
 }
 
 /// Merges two flat views (`second` indexes `first`'s shape), exactly.

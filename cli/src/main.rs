@@ -9,6 +9,7 @@ use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
 use clap::{value_parser, Arg, ArgMatches, Command};
+use hlayout::codegen::{Input, Lang};
 use hlayout::limits::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPS, DEFAULT_MAX_RANK,
     DEFAULT_MAX_REPLY_ELEMENTS,
@@ -89,14 +90,14 @@ fn command() -> Command {
                 .arg(
                     Arg::new("lang")
                         .long("lang")
-                        .value_parser(["c", "rust", "python"])
+                        .value_parser(Lang::NAMES)
                         .default_value("c")
                         .help("Language of the expressions"),
                 )
                 .arg(
                     Arg::new("input")
                         .long("input")
-                        .value_parser(["coords", "linear"])
+                        .value_parser(Input::NAMES)
                         .help("Variables: coordinates i0, i1, ... or the row-major rank i (default: linear for a layout, coords for a chain)"),
                 )
                 .arg(

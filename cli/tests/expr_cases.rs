@@ -253,7 +253,8 @@ fn expr_fields_are_strict() {
         json!({"op": "expr", "layout": "4:1"}),
         json!({"op": "expr", "layout": "4:1", "lang": "fortran"}),
         json!({"op": "expr", "layout": "4:1", "lang": "c", "extra": 1}),
-        json!({"op": "chain", "shape": [4], "ops": [], "expr": "rust"}),
+        json!({"op": "chain", "shape": [4], "ops": [], "expr": "js"}),
+        json!({"op": "chain", "shape": [4], "ops": [], "expr": 5}),
         json!({"op": "chain", "shape": [4], "ops": [], "expr": "c", "expr_input": "rows"}),
         json!({"op": "chain", "shape": [4], "ops": [], "expr_input": "linear"}),
     ];

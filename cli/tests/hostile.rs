@@ -360,7 +360,7 @@ fn the_protocol_is_strict_and_names_what_it_refuses() {
         ),
         (
             r#"{"op":"chain","shape":[2],"ops":[],"expr":"fortran"}"#,
-            "expr: expected \"c\" or \"python\"",
+            "expr: unknown language 'fortran' (known: c, cuda, rust, python)",
         ),
         (
             r#"{"op":"chain","shape":[2],"ops":[],"expr_input":"linear"}"#,

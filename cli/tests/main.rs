@@ -14,3 +14,4 @@ mod hostile;
 mod merge_cases;
 mod protocol;
 mod view_chains;
+mod vocabulary;

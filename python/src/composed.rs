@@ -8,7 +8,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use crate::convert::{int_tuple, offsets_buffer, offsets_to_py};
+use crate::convert::{int_tuple, offsets_buffer, offsets_to_py, Int};
 use crate::errors::IntoPy;
 use crate::kernel::{self, PyKernel};
 use crate::layout::{tiler, PyLayout};
@@ -32,7 +32,8 @@ pub(crate) struct PySwizzle {
 impl PySwizzle {
     #[new]
     #[pyo3(signature = (bits, base=None, shift=None))]
-    fn new(bits: &Bound<'_, PyAny>, base: Option<i64>, shift: Option<i64>) -> PyResult<PySwizzle> {
+    fn new(bits: &Bound<'_, PyAny>, base: Option<Int>, shift: Option<Int>) -> PyResult<PySwizzle> {
+        let (base, shift) = (base.map(|b| b.0), shift.map(|s| s.0));
         if let (Ok(text), None, None) = (bits.downcast::<PyString>(), base, shift) {
             return Self::parse(&text.to_cow()?);
         }
@@ -41,7 +42,10 @@ impl PySwizzle {
                 "Swizzle(bits, base, shift) or Swizzle('Sw<B,M,S>')",
             ));
         };
-        let inner = Swizzle::new(bits.extract()?, base, shift).py()?;
+        let Int(bits) = bits.extract().map_err(|e: PyErr| {
+            PyTypeError::new_err(format!("argument 'bits': {}", e.value(bits.py())))
+        })?;
+        let inner = Swizzle::new(bits, base, shift).py()?;
         Ok(PySwizzle { inner })
     }
 
@@ -84,8 +88,8 @@ impl PySwizzle {
     }
 
     /// `Sw(x)`, for every `x` (an involution, keeping the sign).
-    fn __call__(&self, x: i64) -> i64 {
-        self.inner.apply(x)
+    fn __call__(&self, x: Int) -> i64 {
+        self.inner.apply(x.0)
     }
 
     /// The swizzle of `2**t * x` equal to `2**t * Sw(x)`: `Sw<B, M+t, S>`.
@@ -148,9 +152,10 @@ impl PyComposedLayout {
     #[pyo3(signature = (swizzle, offset=None, layout=None))]
     fn new(
         swizzle: &Bound<'_, PyAny>,
-        offset: Option<i64>,
+        offset: Option<Int>,
         layout: Option<PyRef<'_, PyLayout>>,
     ) -> PyResult<PyComposedLayout> {
+        let offset = offset.map(|o| o.0);
         if let (Ok(text), None, None) = (swizzle.downcast::<PyString>(), offset, &layout) {
             return Self::parse(&text.to_cow()?);
         }
@@ -238,13 +243,15 @@ impl PyComposedLayout {
             let a = args.get_item(0)?;
             match a.extract::<i64>() {
                 Ok(i) => i,
-                Err(_) => {
-                    tuple::crd2idx(&int_tuple(&a)?, &self.inner.layout().shape().to_owned()).py()?
-                }
+                Err(_) => tuple::crd2idx(
+                    &int_tuple(&a, "args")?,
+                    &self.inner.layout().shape().to_owned(),
+                )
+                .py()?,
             }
         } else {
             tuple::crd2idx(
-                &int_tuple(args.as_any())?,
+                &int_tuple(args.as_any(), "args")?,
                 &self.inner.layout().shape().to_owned(),
             )
             .py()?
@@ -280,7 +287,8 @@ impl PyComposedLayout {
 
     /// The complement of `L` up to `cotarget` (default: the cosize of `L`).
     #[pyo3(signature = (cotarget=None))]
-    fn complement(&self, cotarget: Option<i64>) -> PyResult<PyLayout> {
+    fn complement(&self, cotarget: Option<Int>) -> PyResult<PyLayout> {
+        let cotarget = cotarget.map(|c| c.0);
         let c = cotarget.unwrap_or_else(|| self.inner.layout().cosize());
         Ok(PyLayout::wrap(self.inner.complement(c).py()?))
     }
@@ -295,7 +303,9 @@ impl PyComposedLayout {
     /// `Sw ∘ O ∘ zipped_divide(L, tiler)` (a layout or one layout per trailing mode).
     fn zipped_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PyComposedLayout> {
         Ok(PyComposedLayout::wrap(
-            self.inner.zipped_divide(&self::tiler(tiler)?).py()?,
+            self.inner
+                .zipped_divide(&self::tiler(tiler, "tiler")?)
+                .py()?,
         ))
     }
 

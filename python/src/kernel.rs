@@ -10,29 +10,20 @@ use pyo3::types::PyTuple;
 
 use crate::errors::IntoPy;
 
-/// `lang` as the crate's language: `"c"` (also `"cuda"`: the C text is valid
-/// CUDA), `"rust"` or `"python"`.
+/// `lang` as the crate's language: one of [`Lang::NAMES`] (`"c"`, also
+/// `"cuda"`: the C text is valid CUDA; `"rust"`; `"python"`), the names every
+/// interface accepts.
 pub(crate) fn lang(name: &str) -> PyResult<Lang> {
-    match name {
-        "c" | "cuda" => Ok(Lang::C),
-        "rust" => Ok(Lang::Rust),
-        "python" => Ok(Lang::Python),
-        other => Err(PyValueError::new_err(format!(
-            "lang: expected 'c', 'cuda', 'rust' or 'python', got {other:?}"
-        ))),
-    }
+    name.parse()
+        .map_err(|e| PyValueError::new_err(format!("argument 'lang': {e}")))
 }
 
-/// `input` as the crate's kernel input: `"linear"` (one variable `i`, the
-/// row-major rank) or `"coords"` (one variable per dimension, `i0, i1, …`).
+/// `input` as the crate's kernel input: one of [`Input::NAMES`], `"linear"`
+/// (one variable `i`, the row-major rank) or `"coords"` (one variable per
+/// dimension, `i0, i1, …`).
 pub(crate) fn input(name: &str) -> PyResult<Input> {
-    match name {
-        "linear" => Ok(Input::Linear),
-        "coords" => Ok(Input::Coords),
-        other => Err(PyValueError::new_err(format!(
-            "input: expected 'linear' or 'coords', got {other:?}"
-        ))),
-    }
+    name.parse()
+        .map_err(|e| PyValueError::new_err(format!("argument 'input': {e}")))
 }
 
 /// The kernel of a source: `codegen` applied to it at `input`, wrapped with

@@ -4,12 +4,13 @@
 
 use hlayout::algebra::Tiler;
 use hlayout::{FlatView, Layout};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::composed::PyComposedLayout;
-use crate::convert::{int_list, int_tuple, offsets_buffer, offsets_to_py, tuple_to_py};
+use crate::convert::{
+    arg_error, int_tuple, offsets_buffer, offsets_to_py, tuple_to_py, Int, Ints, Pairs,
+};
 use crate::errors::{flatten_error, mode_out_of_range, IntoPy};
 use crate::kernel::{self, PyKernel};
 
@@ -42,12 +43,13 @@ impl PyLayout {
     }
 }
 
-/// A layout, or a sequence of layouts (one per trailing mode), as a tiler.
-pub(crate) fn tiler(obj: &Bound<'_, PyAny>) -> PyResult<Tiler> {
+/// Argument `name`, a layout or a sequence of layouts (one per trailing
+/// mode), as a tiler.
+pub(crate) fn tiler(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Tiler> {
     if let Ok(l) = obj.downcast::<PyLayout>() {
         return Ok(Tiler::Layout(l.get().inner.clone()));
     }
-    Ok(Tiler::Modes(layouts(obj)?))
+    Ok(Tiler::Modes(layouts(obj, name)?))
 }
 
 /// `k` as a mode index of a rank-`rank` layout, negative counting from the
@@ -66,14 +68,20 @@ pub(crate) fn mode_index(k: isize, rank: usize) -> PyResult<usize> {
     }
 }
 
-/// A sequence of layouts.
-fn layouts(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Layout>> {
-    obj.try_iter()?
+/// What a layout argument accepts besides a single `Layout`.
+const LAYOUTS: &str = "a Layout or a list or tuple of Layouts (one per trailing mode)";
+
+/// Argument `name`, a sequence of layouts.
+fn layouts(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<Layout>> {
+    let refused = || arg_error(name, LAYOUTS, obj);
+    if obj.is_instance_of::<PyString>() {
+        return Err(refused());
+    }
+    let items = obj.try_iter().map_err(|_| refused())?;
+    items
         .map(|l| {
             let l = l?;
-            let l = l
-                .downcast::<PyLayout>()
-                .map_err(|_| PyTypeError::new_err("expected a Layout or a sequence of Layouts"))?;
+            let l = l.downcast::<PyLayout>().map_err(|_| refused())?;
             Ok(l.get().inner.clone())
         })
         .collect()
@@ -87,10 +95,10 @@ impl PyLayout {
         if let (Ok(text), None) = (shape.downcast::<PyString>(), stride) {
             return Ok(PyLayout::wrap(text.to_cow()?.parse::<Layout>().py()?));
         }
-        let shape = int_tuple(shape)?;
+        let shape = int_tuple(shape, "shape")?;
         let inner = match stride {
             None => Layout::row_major(shape).py()?,
-            Some(s) => Layout::new(shape, int_tuple(s)?).py()?,
+            Some(s) => Layout::new(shape, int_tuple(s, "stride")?).py()?,
         };
         Ok(PyLayout::wrap(inner))
     }
@@ -110,13 +118,17 @@ impl PyLayout {
     /// The row-major (contiguous) layout of `shape`.
     #[staticmethod]
     fn row_major(shape: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
-        Ok(PyLayout::wrap(Layout::row_major(int_tuple(shape)?).py()?))
+        Ok(PyLayout::wrap(
+            Layout::row_major(int_tuple(shape, "shape")?).py()?,
+        ))
     }
 
     /// The compact layout of `shape` whose leaves are laid out by increasing `order`.
     #[staticmethod]
     fn ordered(shape: &Bound<'_, PyAny>, order: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
-        let l = Layout::make_ordered_layout(&int_tuple(shape)?, &int_tuple(order)?).py()?;
+        let l =
+            Layout::make_ordered_layout(&int_tuple(shape, "shape")?, &int_tuple(order, "order")?)
+                .py()?;
         Ok(PyLayout::wrap(l))
     }
 
@@ -189,9 +201,9 @@ impl PyLayout {
             if let Ok(i) = a.extract::<i64>() {
                 return self.inner.eval(i).py();
             }
-            return self.inner.eval_crd(&int_tuple(&a)?).py();
+            return self.inner.eval_crd(&int_tuple(&a, "args")?).py();
         }
-        self.inner.eval_crd(&int_tuple(args.as_any())?).py()
+        self.inner.eval_crd(&int_tuple(args.as_any(), "args")?).py()
     }
 
     /// Every index's offset, in index order: a NumPy array, or a list without NumPy.
@@ -206,7 +218,7 @@ impl PyLayout {
     fn coalesce(&self, profile: Option<&Bound<'_, PyAny>>) -> PyResult<PyLayout> {
         Ok(PyLayout::wrap(match profile {
             None => self.inner.coalesce(),
-            Some(p) => self.inner.coalesce_by(&int_tuple(p)?).py()?,
+            Some(p) => self.inner.coalesce_by(&int_tuple(p, "profile")?).py()?,
         }))
     }
 
@@ -236,13 +248,22 @@ impl PyLayout {
             let r = PyComposedLayout::wrap(c.get().inner.left_compose(&self.inner).py()?);
             return Ok(Bound::new(py, r)?.into_any());
         }
-        let r = PyLayout::wrap(self.inner.compose_by(&layouts(b)?).py()?);
+        let modes = layouts(b, "b").map_err(|_| {
+            arg_error(
+                "b",
+                "a Layout, a ComposedLayout, or a list or tuple of Layouts (one per trailing mode)",
+                b,
+            )
+        })?;
+        let r = PyLayout::wrap(self.inner.compose_by(&modes).py()?);
         Ok(Bound::new(py, r)?.into_any())
     }
 
     /// Composition with the row-major layout of `shape`.
     fn reshape(&self, shape: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
-        Ok(PyLayout::wrap(self.inner.reshape(&int_tuple(shape)?).py()?))
+        Ok(PyLayout::wrap(
+            self.inner.reshape(&int_tuple(shape, "shape")?).py()?,
+        ))
     }
 
     /// The complement up to `cotarget` (default: the cosize).
@@ -250,7 +271,8 @@ impl PyLayout {
     /// >>> Layout("(4,2):(4,1)").complement(32)
     /// Layout('(2,2):(16,2)')
     #[pyo3(signature = (cotarget=None))]
-    fn complement(&self, cotarget: Option<i64>) -> PyResult<PyLayout> {
+    fn complement(&self, cotarget: Option<Int>) -> PyResult<PyLayout> {
+        let cotarget = cotarget.map(|c| c.0);
         let c = cotarget.unwrap_or_else(|| self.inner.cosize());
         Ok(PyLayout::wrap(self.inner.complement(c).py()?))
     }
@@ -288,28 +310,34 @@ impl PyLayout {
             ));
         }
         Ok(PyLayout::wrap(
-            self.inner.logical_divide_by(&layouts(tiler)?).py()?,
+            self.inner
+                .logical_divide_by(&layouts(tiler, "tiler")?)
+                .py()?,
         ))
     }
 
     /// Logical divide with the tiles gathered into one mode and the rest into another.
     fn zipped_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
         Ok(PyLayout::wrap(
-            self.inner.zipped_divide(&self::tiler(tiler)?).py()?,
+            self.inner
+                .zipped_divide(&self::tiler(tiler, "tiler")?)
+                .py()?,
         ))
     }
 
     /// Zipped divide with the rest unpacked into top-level modes.
     fn tiled_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
         Ok(PyLayout::wrap(
-            self.inner.tiled_divide(&self::tiler(tiler)?).py()?,
+            self.inner
+                .tiled_divide(&self::tiler(tiler, "tiler")?)
+                .py()?,
         ))
     }
 
     /// Zipped divide with every mode unpacked.
     fn flat_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
         Ok(PyLayout::wrap(
-            self.inner.flat_divide(&self::tiler(tiler)?).py()?,
+            self.inner.flat_divide(&self::tiler(tiler, "tiler")?).py()?,
         ))
     }
 
@@ -321,21 +349,27 @@ impl PyLayout {
             ));
         }
         Ok(PyLayout::wrap(
-            self.inner.logical_product_by(&layouts(tiler)?).py()?,
+            self.inner
+                .logical_product_by(&layouts(tiler, "tiler")?)
+                .py()?,
         ))
     }
 
     /// Logical product with the modes gathered in two.
     fn zipped_product(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
         Ok(PyLayout::wrap(
-            self.inner.zipped_product(&self::tiler(tiler)?).py()?,
+            self.inner
+                .zipped_product(&self::tiler(tiler, "tiler")?)
+                .py()?,
         ))
     }
 
     /// Zipped product with the rest unpacked into top-level modes.
     fn tiled_product(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PyLayout> {
         Ok(PyLayout::wrap(
-            self.inner.tiled_product(&self::tiler(tiler)?).py()?,
+            self.inner
+                .tiled_product(&self::tiler(tiler, "tiler")?)
+                .py()?,
         ))
     }
 
@@ -427,21 +461,19 @@ pub(crate) struct PyFlatView {
 #[pymethods]
 impl PyFlatView {
     #[new]
-    #[pyo3(signature = (shape, strides, offset=0, mask=None))]
-    fn new(
-        shape: &Bound<'_, PyAny>,
-        strides: &Bound<'_, PyAny>,
-        offset: i64,
-        mask: Option<Vec<(i64, i64)>>,
-    ) -> PyResult<PyFlatView> {
-        let inner = FlatView::new(int_list(shape)?, int_list(strides)?, offset, mask).py()?;
+    #[pyo3(
+        signature = (shape, strides, offset=Int(0), mask=None),
+        text_signature = "(shape, strides, offset=0, mask=None)"
+    )]
+    fn new(shape: Ints, strides: Ints, offset: Int, mask: Option<Pairs>) -> PyResult<PyFlatView> {
+        let inner = FlatView::new(shape.0, strides.0, offset.0, mask.map(|m| m.0)).py()?;
         Ok(PyFlatView { inner })
     }
 
     /// The contiguous view of `shape`.
     #[staticmethod]
-    fn contiguous(shape: &Bound<'_, PyAny>) -> PyResult<PyFlatView> {
-        let inner = FlatView::contiguous(int_list(shape)?).py()?;
+    fn contiguous(shape: Ints) -> PyResult<PyFlatView> {
+        let inner = FlatView::contiguous(shape.0).py()?;
         Ok(PyFlatView { inner })
     }
 
@@ -474,8 +506,8 @@ impl PyFlatView {
 
     /// The offset at `coord`, `None` where the mask excludes it.
     #[pyo3(signature = (*coord))]
-    fn __call__(&self, coord: Vec<i64>) -> PyResult<Option<i64>> {
-        self.inner.eval(&coord).py()
+    fn __call__(&self, coord: Ints) -> PyResult<Option<i64>> {
+        self.inner.eval(&coord.0).py()
     }
 
     fn __repr__(&self) -> String {

@@ -5,47 +5,47 @@
 use hlayout::tuple;
 use pyo3::prelude::*;
 
-use crate::convert::{int_tuple, tuple_to_py};
+use crate::convert::{int_tuple, tuple_to_py, Int};
 use crate::errors::IntoPy;
 
 /// Product of all leaves of a (nested) tuple.
 #[pyfunction]
 pub(crate) fn tuple_size(t: &Bound<'_, PyAny>) -> PyResult<i64> {
-    int_tuple(t)?.size().py()
+    int_tuple(t, "t")?.size().py()
 }
 
 /// Exclusive prefix products, recursively (CuTe's colexicographic compact strides).
 #[pyfunction]
 pub(crate) fn prefix_product<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let r = int_tuple(t)?.prefix_product().py()?;
+    let r = int_tuple(t, "t")?.prefix_product().py()?;
     tuple_to_py(t.py(), r.as_ref())
 }
 
 /// Exclusive suffix products, recursively (row-major compact strides).
 #[pyfunction]
 pub(crate) fn suffix_product<'py>(t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let r = int_tuple(t)?.suffix_product().py()?;
+    let r = int_tuple(t, "t")?.suffix_product().py()?;
     tuple_to_py(t.py(), r.as_ref())
 }
 
 /// Shape division, row-major: `t` divided by `d` starting at its last leaf.
 #[pyfunction]
-pub(crate) fn shape_div<'py>(t: &Bound<'py, PyAny>, d: i64) -> PyResult<Bound<'py, PyAny>> {
-    let r = int_tuple(t)?.shape_div(d).py()?;
+pub(crate) fn shape_div<'py>(t: &Bound<'py, PyAny>, d: Int) -> PyResult<Bound<'py, PyAny>> {
+    let r = int_tuple(t, "t")?.shape_div(d.0).py()?;
     tuple_to_py(t.py(), r.as_ref())
 }
 
 /// The row-major coordinate of index `idx` in `shape`.
 #[pyfunction]
-pub(crate) fn idx2crd<'py>(idx: i64, shape: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let r = tuple::idx2crd(idx, &int_tuple(shape)?).py()?;
+pub(crate) fn idx2crd<'py>(idx: Int, shape: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let r = tuple::idx2crd(idx.0, &int_tuple(shape, "shape")?).py()?;
     tuple_to_py(shape.py(), r.as_ref())
 }
 
 /// The row-major index of a coordinate (any member of the coordinate family).
 #[pyfunction]
 pub(crate) fn crd2idx(crd: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>) -> PyResult<i64> {
-    tuple::crd2idx(&int_tuple(crd)?, &int_tuple(shape)?).py()
+    tuple::crd2idx(&int_tuple(crd, "crd")?, &int_tuple(shape, "shape")?).py()
 }
 
 /// `crd`, a coordinate of shape `src`, as the natural coordinate of shape
@@ -59,7 +59,12 @@ pub(crate) fn crd2crd<'py>(
     src: &Bound<'py, PyAny>,
     dst: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let r = tuple::crd2crd(&int_tuple(crd)?, &int_tuple(src)?, &int_tuple(dst)?).py()?;
+    let r = tuple::crd2crd(
+        &int_tuple(crd, "crd")?,
+        &int_tuple(src, "src")?,
+        &int_tuple(dst, "dst")?,
+    )
+    .py()?;
     tuple_to_py(crd.py(), r.as_ref())
 }
 
@@ -74,7 +79,7 @@ pub(crate) fn common_refinement<'py>(
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-    let (ra, rb) = tuple::common_refinement(&int_tuple(a)?, &int_tuple(b)?).py()?;
+    let (ra, rb) = tuple::common_refinement(&int_tuple(a, "a")?, &int_tuple(b, "b")?).py()?;
     Ok((
         tuple_to_py(a.py(), ra.as_ref())?,
         tuple_to_py(a.py(), rb.as_ref())?,

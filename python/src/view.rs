@@ -10,25 +10,14 @@
 
 use std::sync::Arc;
 
-use hlayout::{FlatView, View, ViewStack};
+use hlayout::{FlatView, Movement, View, ViewStack};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::convert::{filled_offsets, offsets_to_py};
+use crate::convert::{filled_offsets, offsets_to_py, Axes, Flags, Int, Ints, Pairs};
 use crate::errors::{view_flatten_error, IntoPy};
 use crate::kernel::{self, PyKernel};
 use crate::layout::{PyFlatView, PyLayout};
-
-/// One movement op as the Python call that applied it.
-enum Op {
-    Reshape(Vec<i64>),
-    Permute(Vec<usize>),
-    Expand(Vec<i64>),
-    Pad(Vec<(i64, i64)>),
-    Shrink(Vec<(i64, i64)>),
-    Flip(Vec<bool>),
-    Stride(Vec<i64>),
-}
 
 /// Python list text of `items`, each written by `f`.
 fn list<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
@@ -40,26 +29,15 @@ fn ints(v: &[i64]) -> String {
     list(v, i64::to_string)
 }
 
-fn pairs(v: &[(i64, i64)]) -> String {
-    list(v, |(a, b)| format!("({a}, {b})"))
-}
-
-impl Op {
-    /// `.name(arg)`.
-    fn call(&self) -> String {
-        match self {
-            Op::Reshape(s) => format!(".reshape({})", ints(s)),
-            Op::Permute(p) => format!(".permute({})", list(p, usize::to_string)),
-            Op::Expand(s) => format!(".expand({})", ints(s)),
-            Op::Pad(a) => format!(".pad({})", pairs(a)),
-            Op::Shrink(a) => format!(".shrink({})", pairs(a)),
-            Op::Flip(f) => format!(
-                ".flip({})",
-                list(f, |&b| (if b { "True" } else { "False" }).to_string())
-            ),
-            Op::Stride(s) => format!(".stride({})", ints(s)),
-        }
-    }
+/// `.name(arg)`: the Python call that applies `m` to a `ViewStack`.
+fn call(m: &Movement) -> String {
+    let arg = match m {
+        Movement::Reshape(s) | Movement::Expand(s) => ints(s),
+        Movement::Permute(p) => list(p, usize::to_string),
+        Movement::Pad(a) | Movement::Shrink(a) => list(a, |(x, y)| format!("({x}, {y})")),
+        Movement::Flip(f) => list(f, |&b| (if b { "True" } else { "False" }).to_string()),
+    };
+    format!(".{}({arg})", m.kind())
 }
 
 /// How a stack was made: a constructor, then ops (each node points at the
@@ -67,7 +45,7 @@ impl Op {
 enum Recipe {
     New(Vec<i64>),
     FromLayout(String),
-    Then(Arc<Recipe>, Op),
+    Then(Arc<Recipe>, Movement),
 }
 
 impl Recipe {
@@ -78,7 +56,7 @@ impl Recipe {
         loop {
             match at {
                 Recipe::Then(parent, op) => {
-                    calls.push(op.call());
+                    calls.push(call(op));
                     at = parent;
                 }
                 Recipe::New(shape) => {
@@ -149,17 +127,18 @@ impl std::hash::Hash for PyView {
 impl PyView {
     /// The contiguous row-major view of `shape`.
     #[staticmethod]
-    fn contiguous(shape: Vec<i64>) -> PyResult<PyView> {
+    fn contiguous(shape: Ints) -> PyResult<PyView> {
         Ok(PyView {
-            inner: View::contiguous(&shape).py()?,
-            recipe: format!("View.contiguous({})", ints(&shape)).into(),
+            inner: View::contiguous(&shape.0).py()?,
+            recipe: format!("View.contiguous({})", ints(&shape.0)).into(),
         })
     }
 
     /// The view of a layout plus `offset` (each top-level mode a dimension).
     #[staticmethod]
-    #[pyo3(signature = (layout, offset=0))]
-    fn from_layout(layout: &PyLayout, offset: i64) -> PyView {
+    #[pyo3(signature = (layout, offset=Int(0)), text_signature = "(layout, offset=0)")]
+    fn from_layout(layout: &PyLayout, offset: Int) -> PyView {
+        let Int(offset) = offset;
         PyView {
             inner: View::from_layout(&layout.inner, offset),
             recipe: format!("View.from_layout({}, {offset})", layout.repr()).into(),
@@ -224,14 +203,15 @@ impl PyView {
 
     /// The offset at a coordinate, `None` where the element is invalid.
     #[pyo3(signature = (*coord))]
-    fn __call__(&self, coord: Vec<i64>) -> PyResult<Option<i64>> {
-        self.inner.eval(&coord).py()
+    fn __call__(&self, coord: Ints) -> PyResult<Option<i64>> {
+        self.inner.eval(&coord.0).py()
     }
 
     /// Every element's offset in row-major order (`invalid` where masked): a
     /// NumPy array, or a list without NumPy.
-    #[pyo3(signature = (invalid=-1))]
-    fn offsets<'py>(&self, py: Python<'py>, invalid: i64) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (invalid=Int(-1)), text_signature = "($self, invalid=-1)")]
+    fn offsets<'py>(&self, py: Python<'py>, invalid: Int) -> PyResult<Bound<'py, PyAny>> {
+        let Int(invalid) = invalid;
         let all = filled_offsets(self.inner.size(), |buf| {
             self.inner.fill_offsets(buf, invalid)
         })?;
@@ -316,15 +296,11 @@ impl PartialEq for PyViewStack {
 }
 
 impl PyViewStack {
-    /// The stack after `op` (on a copy), recorded as `step`.
-    fn then(
-        &self,
-        step: Op,
-        op: impl FnOnce(ViewStack) -> hlayout::Result<ViewStack>,
-    ) -> PyResult<PyViewStack> {
+    /// The stack after `op` (on a copy), recorded in the recipe.
+    fn then(&self, op: Movement) -> PyResult<PyViewStack> {
         Ok(PyViewStack {
-            inner: op(self.inner.clone()).py()?,
-            recipe: Arc::new(Recipe::Then(self.recipe.clone(), step)),
+            inner: self.inner.clone().apply(&op).py()?,
+            recipe: Arc::new(Recipe::Then(self.recipe.clone(), op)),
         })
     }
 }
@@ -333,10 +309,10 @@ impl PyViewStack {
 impl PyViewStack {
     /// The contiguous tensor of `shape`.
     #[new]
-    fn new(shape: Vec<i64>) -> PyResult<PyViewStack> {
+    fn new(shape: Ints) -> PyResult<PyViewStack> {
         Ok(PyViewStack {
-            inner: ViewStack::new(&shape).py()?,
-            recipe: Arc::new(Recipe::New(shape)),
+            inner: ViewStack::new(&shape.0).py()?,
+            recipe: Arc::new(Recipe::New(shape.0)),
         })
     }
 
@@ -350,38 +326,43 @@ impl PyViewStack {
     }
 
     /// Reshape to `shape` (same number of elements).
-    fn reshape(&self, shape: Vec<i64>) -> PyResult<PyViewStack> {
-        self.then(Op::Reshape(shape.clone()), |s| s.reshape(&shape))
+    fn reshape(&self, shape: Ints) -> PyResult<PyViewStack> {
+        self.then(Movement::Reshape(shape.0))
     }
 
     /// Reorder the dimensions: new dimension `k` is old dimension `order[k]`.
-    fn permute(&self, order: Vec<usize>) -> PyResult<PyViewStack> {
-        self.then(Op::Permute(order.clone()), |s| s.permute(&order))
+    fn permute(&self, order: Axes) -> PyResult<PyViewStack> {
+        self.then(Movement::Permute(order.0))
     }
 
     /// Broadcast extent-1 dimensions to `shape`.
-    fn expand(&self, shape: Vec<i64>) -> PyResult<PyViewStack> {
-        self.then(Op::Expand(shape.clone()), |s| s.expand(&shape))
+    fn expand(&self, shape: Ints) -> PyResult<PyViewStack> {
+        self.then(Movement::Expand(shape.0))
     }
 
     /// Pad each dimension by `(before, after)` invalid elements.
-    fn pad(&self, arg: Vec<(i64, i64)>) -> PyResult<PyViewStack> {
-        self.then(Op::Pad(arg.clone()), |s| s.pad(&arg))
+    fn pad(&self, arg: Pairs) -> PyResult<PyViewStack> {
+        self.then(Movement::Pad(arg.0))
     }
 
     /// Keep `[begin, end)` of each dimension.
-    fn shrink(&self, arg: Vec<(i64, i64)>) -> PyResult<PyViewStack> {
-        self.then(Op::Shrink(arg.clone()), |s| s.shrink(&arg))
+    fn shrink(&self, arg: Pairs) -> PyResult<PyViewStack> {
+        self.then(Movement::Shrink(arg.0))
     }
 
     /// Reverse the dimensions whose flag is true.
-    fn flip(&self, flags: Vec<bool>) -> PyResult<PyViewStack> {
-        self.then(Op::Flip(flags.clone()), |s| s.flip(&flags))
+    fn flip(&self, flags: Flags) -> PyResult<PyViewStack> {
+        self.then(Movement::Flip(flags.0))
     }
 
-    /// Take every `steps[k]`-th element of dimension `k` (negative: from the end).
-    fn stride(&self, steps: Vec<i64>) -> PyResult<PyViewStack> {
-        self.then(Op::Stride(steps.clone()), |s| s.stride(&steps))
+    /// Applies one movement op given as the batch protocol writes it,
+    /// `["name", argument]` as JSON text (`'["pad", [[1, 1]]]'`): the op
+    /// names are tinygrad's, the same on every interface.
+    ///
+    /// >>> ViewStack([4]).apply('["pad", [[1, 0]]]')
+    /// ViewStack([4]).pad([(1, 0)])
+    fn apply(&self, op: &str) -> PyResult<PyViewStack> {
+        self.then(op.parse::<Movement>().py()?)
     }
 
     /// The views, bottom (reading the buffer) first.
@@ -418,14 +399,15 @@ impl PyViewStack {
 
     /// The offset at a coordinate, `None` where the element is invalid.
     #[pyo3(signature = (*coord))]
-    fn __call__(&self, coord: Vec<i64>) -> PyResult<Option<i64>> {
-        self.inner.eval(&coord).py()
+    fn __call__(&self, coord: Ints) -> PyResult<Option<i64>> {
+        self.inner.eval(&coord.0).py()
     }
 
     /// Every element's offset in row-major order (`invalid` where masked): a
     /// NumPy array, or a list without NumPy.
-    #[pyo3(signature = (invalid=-1))]
-    fn offsets<'py>(&self, py: Python<'py>, invalid: i64) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (invalid=Int(-1)), text_signature = "($self, invalid=-1)")]
+    fn offsets<'py>(&self, py: Python<'py>, invalid: Int) -> PyResult<Bound<'py, PyAny>> {
+        let Int(invalid) = invalid;
         let all = filled_offsets(self.inner.size(), |buf| {
             self.inner.fill_offsets(buf, invalid)
         })?;
@@ -496,8 +478,8 @@ pub(crate) fn merge(first: &PyFlatView, second: &PyFlatView) -> PyResult<Option<
 /// `FlatView`, or `None` when no single flat view is (exact): the merge of
 /// `first` with the contiguous view of `shape`.
 #[pyfunction]
-pub(crate) fn reshape_flat(first: &PyFlatView, shape: Vec<i64>) -> PyResult<Option<PyFlatView>> {
-    let second = FlatView::contiguous(shape).py()?;
+pub(crate) fn reshape_flat(first: &PyFlatView, shape: Ints) -> PyResult<Option<PyFlatView>> {
+    let second = FlatView::contiguous(shape.0).py()?;
     let size = first.inner.size();
     let new_size = second.size();
     if size != new_size {

@@ -190,7 +190,7 @@ def test_every_native_class_repr_round_trips():
         l, FlatView((4, 3), (3, 1), offset=-3, mask=[(1, 4), (0, 3)]), FlatView((5,), (2,)),
         FlatView((), ()), View.contiguous([2, 3]), View.from_layout(l, 7),
         View.from_flat(FlatView((4, 3), (3, 1), offset=-3, mask=[(1, 4), (0, 3)])),
-        ViewStack([3, 4]).flip([True, False]).stride([1, -2]),
+        ViewStack([3, 4]).flip([True, False]).apply('["pad", [[0, 1], [2, 0]]]'),
         ViewStack([1, 4]).expand([3, 4]).shrink([(1, 3), (0, 4)]).pad([(0, 1), (2, 0)]),
         ViewStack.from_layout(l).permute([1, 0]), ViewStack.from_layout(l).views[0],
         l.kernel(), ViewStack([4]).pad([(1, 2)]).kernel("linear"), Swizzle(3, 4, -3),

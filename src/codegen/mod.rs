@@ -68,6 +68,39 @@ pub enum Input {
     Linear,
 }
 
+impl Input {
+    /// Every name [`str::parse`] accepts.
+    ///
+    /// ```
+    /// use hlayout::codegen::Input;
+    /// assert_eq!(Input::NAMES, ["coords", "linear"]);
+    /// assert_eq!("linear".parse::<Input>()?, Input::Linear);
+    /// assert!("rows".parse::<Input>().unwrap_err().to_string().contains("known: coords, linear"));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub const NAMES: [&'static str; 2] = ["coords", "linear"];
+}
+
+impl std::str::FromStr for Input {
+    type Err = crate::Error;
+
+    /// The input named `name`, one of [`Input::NAMES`].
+    ///
+    /// # Errors
+    /// [`Error::UnknownName`](crate::Error::UnknownName) listing the names.
+    fn from_str(name: &str) -> Result<Input> {
+        match name {
+            "coords" => Ok(Input::Coords),
+            "linear" => Ok(Input::Linear),
+            _ => Err(crate::error::unknown_name(
+                "kernel input",
+                name,
+                &Input::NAMES,
+            )),
+        }
+    }
+}
+
 /// The variables of `input` over `shape`, and their linear forms.
 fn inputs(b: &mut Builder, shape: &[i64], input: Input) -> Result<(Vec<Var>, Vec<Lin>)> {
     match input {

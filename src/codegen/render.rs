@@ -31,6 +31,63 @@ pub enum Lang {
     Python,
 }
 
+impl Lang {
+    /// Every name [`str::parse`] accepts, in the documented order: `"cuda"`
+    /// names [`Lang::C`] (the C text is valid CUDA).
+    ///
+    /// ```
+    /// use hlayout::codegen::Lang;
+    /// assert_eq!(Lang::NAMES, ["c", "cuda", "rust", "python"]);
+    /// assert_eq!("cuda".parse::<Lang>()?, Lang::C);
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub const NAMES: [&'static str; 4] = ["c", "cuda", "rust", "python"];
+
+    /// The language's name (`"c"` for [`Lang::C`]).
+    ///
+    /// ```
+    /// assert_eq!(hlayout::codegen::Lang::Rust.name(), "rust");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::C => "c",
+            Lang::Rust => "rust",
+            Lang::Python => "python",
+        }
+    }
+}
+
+impl std::str::FromStr for Lang {
+    type Err = crate::Error;
+
+    /// The language named `name`, one of [`Lang::NAMES`] (exact, lower case).
+    ///
+    /// # Errors
+    /// [`Error::UnknownName`](crate::Error::UnknownName) listing the names.
+    ///
+    /// ```
+    /// use hlayout::codegen::Lang;
+    /// assert_eq!("python".parse::<Lang>()?, Lang::Python);
+    /// let e = "fortran".parse::<Lang>().unwrap_err();
+    /// assert_eq!(e.to_string(), "unknown language 'fortran' (known: c, cuda, rust, python)");
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    fn from_str(name: &str) -> crate::Result<Lang> {
+        match name {
+            "c" | "cuda" => Ok(Lang::C),
+            "rust" => Ok(Lang::Rust),
+            "python" => Ok(Lang::Python),
+            _ => Err(crate::error::unknown_name("language", name, &Lang::NAMES)),
+        }
+    }
+}
+
+impl std::fmt::Display for Lang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Binding strength of each form (higher binds tighter).
 const TERNARY: u8 = 20;
 const OR: u8 = 30;

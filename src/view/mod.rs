@@ -8,8 +8,11 @@
 //! above the bottom one produces row-major indices into the shape of the view
 //! below it, as tinygrad's `ShapeTracker` does.
 //!
-//! Movement ops (`reshape`, `permute`, `expand`, `pad`, `shrink`, `flip`,
-//! `stride`) follow tinygrad 0.10.3's semantics and preconditions. Each one is
+//! Movement ops (`reshape`, `permute`, `expand`, `pad`, `shrink`, `flip`:
+//! tinygrad 0.10.3's set, as values the [`Movement`] enum, applied by
+//! [`ViewStack::apply`]) follow tinygrad 0.10.3's semantics and
+//! preconditions; [`ViewStack::stride`] is a Rust shortcut for a chain of
+//! them. Each one is
 //! the composition of the current view with an elementary view, computed
 //! exactly on leaves: permute reorders dimensions, expand turns an extent-1 leaf
 //! into a stride-0 leaf, flip reverses every leaf of a dimension, shrink/pad
@@ -41,6 +44,7 @@ pub mod constraint;
 mod eval;
 mod flatten;
 mod index;
+mod movement;
 mod ops;
 mod pair;
 mod reshape;
@@ -62,6 +66,7 @@ use crate::tuple::Profile;
 pub(crate) use builder::Builder;
 pub use constraint::Constraint;
 pub use flatten::{ViewFlattenReport, ViewObstruction};
+pub use movement::{Movement, MovementKind};
 pub use stack::ViewStack;
 pub use stream::ViewOffsets;
 

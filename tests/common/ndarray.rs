@@ -22,6 +22,19 @@ fn ravel(c: &[i64], shape: &[i64]) -> i64 {
 }
 
 impl NdArray {
+    /// The reference's result of one movement op.
+    pub fn apply(&self, op: &hlayout::Movement) -> NdArray {
+        use hlayout::Movement as M;
+        match op {
+            M::Reshape(s) => self.reshape(s),
+            M::Permute(p) => self.permute(p),
+            M::Expand(s) => self.expand(s),
+            M::Pad(a) => self.pad(a),
+            M::Shrink(a) => self.shrink(a),
+            M::Flip(f) => self.flip(f),
+        }
+    }
+
     pub fn arange(shape: &[i64]) -> NdArray {
         let n: i64 = shape.iter().product();
         NdArray {

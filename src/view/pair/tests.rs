@@ -303,7 +303,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, max_global_rejects: 1 << 20, ..ProptestConfig::default() })]
 
     /// What lets a stack remember a refused pair across ops
-    /// (`Movement::keeps_refusal`): a pair the merge refuses stays refused
+    /// (`Logged::keeps_refusal`): a pair the merge refuses stays refused
     /// after a permute or an expand of the upper view. (Flips and pads do
     /// not qualify: the merge finds some affine views only in one of the
     /// two orientations, and a pad can make a windowed pair empty.)

@@ -10,9 +10,10 @@ use super::super::witness::Witness;
 use super::super::View;
 use crate::error::Result;
 
-/// One movement op with its argument, as recorded for replay.
+/// One op with its argument, as recorded for replay: a [`Movement`](crate::view::Movement)
+/// or a stride, with arguments inline up to rank 8 so that logging allocates nothing.
 #[derive(Clone, Debug)]
-pub(super) enum Movement {
+pub(super) enum Logged {
     Reshape(Arg<i64>),
     Permute(Arg<usize>),
     Expand(Arg<i64>),
@@ -25,24 +26,24 @@ pub(super) enum Movement {
 /// An op's argument, inline up to rank 8.
 type Arg<T> = SmallVec<[T; 8]>;
 
-impl Movement {
+impl Logged {
     /// Whether a pair that [`merge_pair`] refuses stays refused after this op
     /// on its upper view: a permute relabels the upper view's leaves, an
     /// expand adds broadcast leaves that a merged view would drop again.
     fn keeps_refusal(&self) -> bool {
-        matches!(self, Movement::Permute(_) | Movement::Expand(_))
+        matches!(self, Logged::Permute(_) | Logged::Expand(_))
     }
 
     /// Applies the op to `v` in place; `false` when `v` cannot express it.
     pub(super) fn apply(&self, v: &mut View) -> Result<bool> {
         match self {
-            Movement::Reshape(s) => v.reshape(s),
-            Movement::Permute(p) => v.permute(p),
-            Movement::Expand(s) => v.expand(s),
-            Movement::Pad(a) => v.pad(a),
-            Movement::Shrink(a) => v.shrink(a),
-            Movement::Flip(f) => v.flip(f),
-            Movement::Stride(s) => v.stride(s),
+            Logged::Reshape(s) => v.reshape(s),
+            Logged::Permute(p) => v.permute(p),
+            Logged::Expand(s) => v.expand(s),
+            Logged::Pad(a) => v.pad(a),
+            Logged::Shrink(a) => v.shrink(a),
+            Logged::Flip(f) => v.flip(f),
+            Logged::Stride(s) => v.stride(s),
         }
     }
 }
@@ -52,7 +53,7 @@ impl Movement {
 pub(super) struct Link {
     /// The ops applied to the upper view since it was pushed, replayed on the
     /// lower view when simplifying.
-    pub(super) log: Vec<Movement>,
+    pub(super) log: Vec<Logged>,
     pub(super) refused: Refusal,
 }
 
@@ -71,25 +72,25 @@ pub(super) struct Refusal {
 impl Link {
     /// Records `op`, applied to the upper view of shape `before` (given when
     /// the link holds a witness), and what of the refusal survives it.
-    pub(super) fn record(&mut self, op: Movement, before: &[i64]) {
+    pub(super) fn record(&mut self, op: Logged, before: &[i64]) {
         if let Some(w) = &mut self.refused.witness {
             let kept = match &op {
-                Movement::Permute(p) => {
+                Logged::Permute(p) => {
                     w.permute(p);
                     true
                 }
-                Movement::Expand(_) => true,
-                Movement::Pad(a) => {
+                Logged::Expand(_) => true,
+                Logged::Pad(a) => {
                     w.pad(a);
                     true
                 }
-                Movement::Flip(f) => {
+                Logged::Flip(f) => {
                     w.flip(f, before);
                     true
                 }
-                Movement::Shrink(a) => w.shrink(a),
-                Movement::Stride(s) => w.stride(s, before),
-                Movement::Reshape(s) => w.reshape(before, s),
+                Logged::Shrink(a) => w.shrink(a),
+                Logged::Stride(s) => w.stride(s, before),
+                Logged::Reshape(s) => w.reshape(before, s),
             };
             if !kept {
                 self.refused.witness = None;
@@ -101,7 +102,7 @@ impl Link {
             let superseded = at + 1 == self.log.len()
                 && matches!(
                     (&self.log[at], &op),
-                    (Movement::Reshape(_), Movement::Reshape(_))
+                    (Logged::Reshape(_), Logged::Reshape(_))
                 );
             if superseded {
                 self.refused.replay_fails_at = None;
@@ -139,12 +140,12 @@ impl Link {
 
 /// `ops` applied to `lower`, or the index of the first op that needs
 /// another view. A reshape followed by a reshape is skipped.
-fn replay(lower: &View, ops: &[Movement]) -> Result<std::result::Result<View, usize>> {
+fn replay(lower: &View, ops: &[Logged]) -> Result<std::result::Result<View, usize>> {
     let mut v = lower.clone();
     for (k, op) in ops.iter().enumerate() {
         let superseded = matches!(
             (op, ops.get(k + 1)),
-            (Movement::Reshape(_), Some(Movement::Reshape(_)))
+            (Logged::Reshape(_), Some(Logged::Reshape(_)))
         );
         if superseded {
             continue;

@@ -25,7 +25,7 @@ use smallvec::SmallVec;
 
 mod link;
 
-use link::{Link, Movement, Refusal};
+use link::{Link, Logged, Refusal};
 
 use super::{unravel, View, ViewOffsets};
 use crate::error::{Error, Result};
@@ -150,10 +150,10 @@ impl ViewStack {
     ///
     /// Relies on the ops' contract that `Ok(false)` leaves the view unchanged
     /// (checked in debug builds).
-    fn apply(
+    fn edit(
         mut self,
         op: impl Fn(&mut View) -> Result<bool>,
-        record: impl Fn() -> Movement,
+        record: impl Fn() -> Logged,
     ) -> Result<ViewStack> {
         let top = self.views.len() - 1;
         #[cfg(debug_assertions)]
@@ -164,7 +164,7 @@ impl ViewStack {
         let mut movement = None;
         if top > 0 && self.links[top - 1].refused.witness.is_some() {
             let m = record();
-            if matches!(m, Movement::Reshape(_) | Movement::Stride(_)) {
+            if matches!(m, Logged::Reshape(_) | Logged::Stride(_)) {
                 shape = self.views[top].extents();
             }
             movement = Some(m);
@@ -186,7 +186,7 @@ impl ViewStack {
             }
             let witnessed = movement.is_some();
             let m = movement.unwrap_or_else(&record);
-            if witnessed && matches!(m, Movement::Flip(_)) {
+            if witnessed && matches!(m, Logged::Flip(_)) {
                 shape = self.views[top].extents();
             }
             self.links[top - 1].record(m, &shape);
@@ -229,9 +229,9 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,3):(3,1)");
     /// ```
     pub fn reshape(self, shape: &[i64]) -> Result<ViewStack> {
-        self.apply(
+        self.edit(
             |v| v.reshape(shape),
-            || Movement::Reshape(SmallVec::from_slice(shape)),
+            || Logged::Reshape(SmallVec::from_slice(shape)),
         )
     }
 
@@ -245,9 +245,9 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(3,2):(1,3)");
     /// ```
     pub fn permute(self, perm: &[usize]) -> Result<ViewStack> {
-        self.apply(
+        self.edit(
             |v| v.permute(perm),
-            || Movement::Permute(SmallVec::from_slice(perm)),
+            || Logged::Permute(SmallVec::from_slice(perm)),
         )
     }
 
@@ -261,9 +261,9 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,3):(0,1)");
     /// ```
     pub fn expand(self, shape: &[i64]) -> Result<ViewStack> {
-        self.apply(
+        self.edit(
             |v| v.expand(shape),
-            || Movement::Expand(SmallVec::from_slice(shape)),
+            || Logged::Expand(SmallVec::from_slice(shape)),
         )
     }
 
@@ -277,7 +277,7 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "4:1-1 if 1<=x0<3");
     /// ```
     pub fn pad(self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(|v| v.pad(arg), || Movement::Pad(SmallVec::from_slice(arg)))
+        self.edit(|v| v.pad(arg), || Logged::Pad(SmallVec::from_slice(arg)))
     }
 
     /// tinygrad's `shrink`: keep `[begin, end)` per dimension (non-empty).
@@ -290,9 +290,9 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "(2,4):(4,1)+4");
     /// ```
     pub fn shrink(self, arg: &[(i64, i64)]) -> Result<ViewStack> {
-        self.apply(
+        self.edit(
             |v| v.shrink(arg),
-            || Movement::Shrink(SmallVec::from_slice(arg)),
+            || Logged::Shrink(SmallVec::from_slice(arg)),
         )
     }
 
@@ -306,13 +306,21 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "3:-1+2");
     /// ```
     pub fn flip(self, flags: &[bool]) -> Result<ViewStack> {
-        self.apply(
+        self.edit(
             |v| v.flip(flags),
-            || Movement::Flip(SmallVec::from_slice(flags)),
+            || Logged::Flip(SmallVec::from_slice(flags)),
         )
     }
 
     /// Step slicing per dimension, `x[::step]`; a negative step flips first.
+    ///
+    /// Not one of tinygrad 0.10.3's movement ops, so not a
+    /// [`Movement`](crate::view::Movement) (the command line, the batch
+    /// protocol and the Python package do not offer it): a Rust shortcut for
+    /// what tinygrad spells with the others (a flip for the negative steps,
+    /// then per dimension a pad to a multiple of the step, a reshape to
+    /// `(n / step, step)`, a shrink to the first column and a reshape back),
+    /// with the same result in one op.
     ///
     /// # Errors
     /// [`Error::BadMovement`] for a rank mismatch or a zero step.
@@ -322,9 +330,9 @@ impl ViewStack {
     /// assert_eq!(s.to_string(), "3:2");
     /// ```
     pub fn stride(self, steps: &[i64]) -> Result<ViewStack> {
-        self.apply(
+        self.edit(
             |v| v.stride(steps),
-            || Movement::Stride(SmallVec::from_slice(steps)),
+            || Logged::Stride(SmallVec::from_slice(steps)),
         )
     }
 
