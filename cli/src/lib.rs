@@ -7,6 +7,8 @@
 //!   types and numbers beyond i64 are errors naming the field).
 //! - [`show`]: the human report behind `hlayout show`.
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
+//! - [`symbolic`]: symbolic extents (polynomial leaves, `assume`, `bind`) in
+//!   batch requests and on the command line.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
 
@@ -17,3 +19,4 @@ pub mod composed;
 pub mod expr;
 pub mod fields;
 pub mod show;
+pub mod symbolic;
