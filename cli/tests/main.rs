@@ -13,5 +13,6 @@ mod foundation_cases;
 mod hostile;
 mod merge_cases;
 mod protocol;
+mod symbolic;
 mod view_chains;
 mod vocabulary;
