@@ -392,3 +392,159 @@ fn used_symbols(layouts: &[&SymLayout]) -> Vec<u8> {
     ids.dedup();
     ids
 }
+
+/// One `--assume` argument: `NAME:key=value,...` with the keys `min`,
+/// `max` and `divisible_by` (each optional; the protocol's defaults), or a
+/// bare `NAME` (all defaults).
+///
+/// # Errors
+/// A missing name, an unknown key, a value that is not an integer.
+///
+/// ```
+/// use hlayout_cli::symbolic::assume_arg;
+/// let (name, a) = assume_arg("N:min=1,max=4096,divisible_by=4").unwrap();
+/// assert_eq!((name.as_str(), a.min, a.max, a.divisible_by), ("N", 1, 4096, 4));
+/// assert!(assume_arg("N:step=2").is_err());
+/// ```
+pub fn assume_arg(text: &str) -> Result<(String, Assume), String> {
+    let (name, rest) = text.split_once(':').unwrap_or((text, ""));
+    let name = name.trim();
+    hlayout::symbolic::check_name(name).map_err(|e| format!("--assume {}: {e}", clip(text)))?;
+    let mut a = Assume::default();
+    for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, value) = item.split_once('=').ok_or_else(|| {
+            format!(
+                "--assume {}: expected key=value, got '{}'",
+                clip(text),
+                clip(item)
+            )
+        })?;
+        let v: i64 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("--assume {}: {} is not an integer", clip(text), clip(value)))?;
+        match key.trim() {
+            "min" => a.min = v,
+            "max" => a.max = v,
+            "divisible_by" => a.divisible_by = v,
+            other => {
+                return Err(format!(
+                    "--assume {}: unknown key '{}' (known: min, max, divisible_by)",
+                    clip(text),
+                    clip(other)
+                ))
+            }
+        }
+    }
+    Ok((name.to_string(), a))
+}
+
+/// `--bind` arguments: `NAME=VALUE`, several per argument when joined by
+/// commas.
+///
+/// # Errors
+/// An item that is not `NAME=integer`.
+///
+/// ```
+/// let pairs = hlayout_cli::symbolic::bind_args(&["N=3,M=4", "K=1"]).unwrap();
+/// assert_eq!(pairs, [("N".to_string(), 3), ("M".to_string(), 4), ("K".to_string(), 1)]);
+/// ```
+pub fn bind_args(args: &[&str]) -> Result<Vec<(String, i64)>, String> {
+    let mut out = Vec::new();
+    for item in args.iter().flat_map(|a| a.split(',')).map(str::trim) {
+        let bad = || format!("--bind {}: expected NAME=integer", clip(item));
+        let (name, value) = item.split_once('=').ok_or_else(bad)?;
+        let v: i64 = value.trim().parse().map_err(|_| bad())?;
+        out.push((name.trim().to_string(), v));
+    }
+    Ok(out)
+}
+
+/// The symbols table of `--assume` arguments.
+///
+/// # Errors
+/// A bad argument, or assumptions no value satisfies.
+pub fn symbols_of(assumes: &[&str]) -> Result<Symbols, String> {
+    let mut syms = Symbols::new();
+    for text in assumes {
+        let (name, a) = assume_arg(text)?;
+        syms.assume(&name, a)
+            .map_err(|e| format!("--assume {}: {e}", clip(text)))?;
+    }
+    Ok(syms)
+}
+
+/// `hlayout show` of layout text with symbols: the layout, each symbol's
+/// assumptions, the size and cosize as polynomials, the coalesced form and,
+/// with a binding, the concrete layout and its offset grid.
+///
+/// # Errors
+/// A bad argument, a parse error, or a refusal naming the facts the layout
+/// needs to be valid for every allowed value.
+///
+/// ```
+/// let out = hlayout_cli::symbolic::report("(N,(4,8)):(32,(8,1))", &["N:max=64"], &["N=2"]).unwrap();
+/// assert!(out.contains("size     32*N\n"));
+/// assert!(out.contains("coalesce 32*N:1\n"));
+/// assert!(out.contains("at N=2:\nlayout   (2,(4,8)):(32,(8,1))\n"));
+/// ```
+pub fn report(text: &str, assumes: &[&str], binds: &[&str]) -> Result<String, String> {
+    use std::fmt::Write;
+    let mut syms = symbols_of(assumes)?;
+    let l = SymLayout::parse(text, &mut syms).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    let _ = writeln!(out, "layout   {}", l.show(&syms));
+    for id in 0..syms.len() as u8 {
+        let (name, a) = (syms.name(id), syms.assumption(id));
+        let _ = write!(out, "assume   {} <= {name} <= {}", a.min, a.max);
+        if a.divisible_by != 1 {
+            let _ = write!(out, ", {name} % {} == 0", a.divisible_by);
+        }
+        out.push('\n');
+    }
+    let size = l.size().map_err(|e| e.to_string())?;
+    let _ = writeln!(out, "size     {}", syms.show(&size));
+    match cosize(&l, &syms) {
+        Ok(c) => {
+            let _ = writeln!(out, "cosize   {}", syms.show(&c));
+        }
+        Err(e) => {
+            let _ = writeln!(out, "cosize   undecided: {e}");
+        }
+    }
+    let c = l.coalesce(&syms).map_err(|e| e.to_string())?;
+    let _ = writeln!(out, "coalesce {}", c.show(&syms));
+    let _ = writeln!(
+        out,
+        "flatten  not supported over symbols yet (--bind to flatten an instance)"
+    );
+    if !binds.is_empty() {
+        let bound = bound(&l, &syms, binds)?;
+        let _ = writeln!(out, "\nat {}:", binds.join(","));
+        out.push_str(&crate::show::report(&bound));
+    }
+    Ok(out)
+}
+
+/// The concrete layout of symbolic text at `--bind` values (`--svg` and
+/// `--latex` draw it).
+///
+/// # Errors
+/// As [`report`]; a symbol without a value or a value outside its assumptions.
+///
+/// ```
+/// let l = hlayout_cli::symbolic::bind_text("(N,4):(1,N)", &[], &["N=3"]).unwrap();
+/// assert_eq!(l.to_string(), "(3,4):(1,3)");
+/// ```
+pub fn bind_text(text: &str, assumes: &[&str], binds: &[&str]) -> Result<hlayout::Layout, String> {
+    let mut syms = symbols_of(assumes)?;
+    let l = SymLayout::parse(text, &mut syms).map_err(|e| e.to_string())?;
+    bound(&l, &syms, binds)
+}
+
+fn bound(l: &SymLayout, syms: &Symbols, binds: &[&str]) -> Result<hlayout::Layout, String> {
+    let pairs = bind_args(binds)?;
+    let pairs: Vec<(&str, i64)> = pairs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let values = syms.binding(&pairs).map_err(|e| format!("--bind: {e}"))?;
+    l.bind(syms, &values).map_err(|e| format!("--bind: {e}"))
+}

@@ -57,7 +57,13 @@ fn concrete(req: &Value, values: &[(&str, i64)]) -> Value {
                 let mut s = syms.clone();
                 let p = s.parse(t).unwrap();
                 let ids: Vec<i64> = (0..s.len())
-                    .map(|id| values.iter().find(|(n, _)| *n == s.name(id as u8)).unwrap().1)
+                    .map(|id| {
+                        values
+                            .iter()
+                            .find(|(n, _)| *n == s.name(id as u8))
+                            .unwrap()
+                            .1
+                    })
                     .collect();
                 out.insert(k.clone(), json!(p.eval(&ids).unwrap() as i64));
             }
@@ -115,12 +121,22 @@ const MAX: i64 = 2147483647;
 #[test]
 fn coalesce_at_bindings() {
     // Invariant: coalesce over symbols is the concrete coalesce at every binding / Witness: the issue's (N,(4,8)):(32,(8,1)) -> 32*N:1, and a transpose that must stay.
-    let n: &[&[(&str, i64)]] = &[&[("N", 1)], &[("N", 2)], &[("N", 3)], &[("N", 7)], &[("N", MAX / 64)]];
+    let n: &[&[(&str, i64)]] = &[
+        &[("N", 1)],
+        &[("N", 2)],
+        &[("N", 3)],
+        &[("N", 7)],
+        &[("N", MAX / 64)],
+    ];
     check(json!({"op":"coalesce","layout":"(N,(4,8)):(32,(8,1))"}), n);
     check(json!({"op":"coalesce","layout":"(N,4):(1,N)"}), &n[..4]);
     check(
         json!({"op":"coalesce","layout":"(B,S,128):(128*S,128,1)","assume":{"S":{"max":4096},"B":{"max":64}}}),
-        &[&[("B", 1), ("S", 1)], &[("B", 3), ("S", 5)], &[("B", 64), ("S", 4096)]],
+        &[
+            &[("B", 1), ("S", 1)],
+            &[("B", 3), ("S", 5)],
+            &[("B", 64), ("S", 4096)],
+        ],
     );
 }
 
@@ -129,7 +145,11 @@ fn compose_at_bindings() {
     // Invariant: compose over symbols is the concrete compose at every allowed binding / Witness: a GEMM row tile, the contiguous transpose, a KV-cache row.
     check(
         json!({"op":"compose","a":"(M,K):(K,1)","b":"(128,K):(K,1)","assume":{"M":{"divisible_by":128,"max":4096},"K":{"max":512}}}),
-        &[&[("M", 128), ("K", 1)], &[("M", 256), ("K", 3)], &[("M", 4096), ("K", 512)]],
+        &[
+            &[("M", 128), ("K", 1)],
+            &[("M", 256), ("K", 3)],
+            &[("M", 4096), ("K", 512)],
+        ],
     );
     check(
         json!({"op":"compose","a":"(4,N):(N,1)","b":"4:1"}),
@@ -145,7 +165,10 @@ fn compose_at_bindings() {
 fn complement_divide_product_at_bindings() {
     // Invariant: complement (given and default cotarget), logical_divide, zipped_divide and logical_product agree with the concrete ops.
     let k: &[&[(&str, i64)]] = &[&[("K", 1)], &[("K", 2)], &[("K", 9)], &[("K", 1000)]];
-    check(json!({"op":"complement","layout":"(4,8):(8*K,1)","cotarget":"32*K"}), k);
+    check(
+        json!({"op":"complement","layout":"(4,8):(8*K,1)","cotarget":"32*K"}),
+        k,
+    );
     check(json!({"op":"complement","layout":"(4,8):(8*K,1)"}), k);
     let t: &[&[(&str, i64)]] = &[&[("T", 1)], &[("T", 2)], &[("T", 33)]];
     check(json!({"op":"logical_divide","a":"64*T:1","b":"64:1"}), t);
@@ -176,11 +199,23 @@ fn refusals_name_the_facts() {
     assert_eq!(reply(&with), json!({"layout": "4:4"}));
     // A size that may leave i64 names the bound it needs.
     let out = reply(&json!({"op":"coalesce","layout":"(N,M,K):(1,1,1)"}));
-    assert_eq!(out["needs"], json!(["N*M*K <= 9223372036854775807"]), "{out}");
+    assert_eq!(
+        out["needs"],
+        json!(["N*M*K <= 9223372036854775807"]),
+        "{out}"
+    );
     // No added fact helps: an empty list.
-    let out = reply(&json!({"op":"logical_divide","a":"N:1","b":"4:1","assume":{"N":{"divisible_by":4}}}));
+    let out = reply(
+        &json!({"op":"logical_divide","a":"N:1","b":"4:1","assume":{"N":{"divisible_by":4}}}),
+    );
     assert_eq!(out["needs"], json!([]), "{out}");
-    assert!(out["error"].as_str().unwrap().contains("no added fact helps"), "{out}");
+    assert!(
+        out["error"]
+            .as_str()
+            .unwrap()
+            .contains("no added fact helps"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -188,19 +223,42 @@ fn eval_binds_within_the_assumptions() {
     // Invariant: eval with bind lists the offsets of the bound layout; a value outside the assumptions, a missing or unknown symbol is an error.
     let out = respond(r#"{"op":"eval","layout":"(N,4):(1,N)","bind":{"N":3}}"#);
     assert_eq!(out, respond(r#"{"op":"eval","layout":"(3,4):(1,3)"}"#));
-    let out = respond(r#"{"op":"eval","layout":"(N,4):(1,N)","assume":{"N":{"divisible_by":4}},"bind":{"N":8}}"#);
+    let out = respond(
+        r#"{"op":"eval","layout":"(N,4):(1,N)","assume":{"N":{"divisible_by":4}},"bind":{"N":8}}"#,
+    );
     assert_eq!(out, respond(r#"{"op":"eval","layout":"(8,4):(1,8)"}"#));
     let bad = [
-        (r#"{"op":"eval","layout":"(N,4):(1,N)","assume":{"N":{"divisible_by":4}},"bind":{"N":6}}"#, "bind.N: N = 6 breaks its assumptions"),
-        (r#"{"op":"eval","layout":"(N,4):(1,N)"}"#, "bind: no value for N"),
-        (r#"{"op":"eval","layout":"(N,4):(1,N)","bind":{"N":2,"M":1}}"#, "bind.M: the request uses no symbol M"),
-        (r#"{"op":"eval","layout":"(N,4):(1,N)","bind":{"N":"2"}}"#, "bind.N: expected an integer"),
-        (r#"{"op":"eval","layout":"(N,4):(1,N)","bind":[2]}"#, "bind: expected an object"),
-        (r#"{"op":"coalesce","layout":"(N,4):(1,N)","bind":{"N":2}}"#, "unknown field 'bind'"),
+        (
+            r#"{"op":"eval","layout":"(N,4):(1,N)","assume":{"N":{"divisible_by":4}},"bind":{"N":6}}"#,
+            "bind.N: N = 6 breaks its assumptions",
+        ),
+        (
+            r#"{"op":"eval","layout":"(N,4):(1,N)"}"#,
+            "bind: no value for N",
+        ),
+        (
+            r#"{"op":"eval","layout":"(N,4):(1,N)","bind":{"N":2,"M":1}}"#,
+            "bind.M: the request uses no symbol M",
+        ),
+        (
+            r#"{"op":"eval","layout":"(N,4):(1,N)","bind":{"N":"2"}}"#,
+            "bind.N: expected an integer",
+        ),
+        (
+            r#"{"op":"eval","layout":"(N,4):(1,N)","bind":[2]}"#,
+            "bind: expected an object",
+        ),
+        (
+            r#"{"op":"coalesce","layout":"(N,4):(1,N)","bind":{"N":2}}"#,
+            "unknown field 'bind'",
+        ),
     ];
     for (req, want) in bad {
         let out = respond(req);
-        assert!(out.starts_with(&format!(r#"{{"error":"{want}"#)), "{req}: {out}");
+        assert!(
+            out.starts_with(&format!(r#"{{"error":"{want}"#)),
+            "{req}: {out}"
+        );
     }
 }
 
@@ -208,19 +266,33 @@ fn eval_binds_within_the_assumptions() {
 fn assume_is_strict() {
     // Invariant: assume is an object of objects with min, max, divisible_by (integers); anything else is an error naming the field.
     let cases = [
-        (json!({"N": {"min": 1, "step": 2}}), "unknown field 'step' in assume.N"),
-        (json!({"N": {"min": "1"}}), "assume.N.min: expected an integer"),
+        (
+            json!({"N": {"min": 1, "step": 2}}),
+            "unknown field 'step' in assume.N",
+        ),
+        (
+            json!({"N": {"min": "1"}}),
+            "assume.N.min: expected an integer",
+        ),
         (json!({"N": 4}), "assume.N: expected an object"),
         (json!([1]), "assume: expected an object"),
         (json!({"N": {"divisible_by": 0}}), "assume.N: out of domain"),
-        (json!({"N": {"min": 9, "max": 3}}), "assume.N: out of domain"),
+        (
+            json!({"N": {"min": 9, "max": 3}}),
+            "assume.N: out of domain",
+        ),
         (json!({"int": {}}), "assume.int: parse error"),
-        (json!({"N": {"max": 9223372036854775808u64}}), "assume.N.max: 9223372036854775808 is beyond i64"),
+        (
+            json!({"N": {"max": 9223372036854775808u64}}),
+            "assume.N.max: 9223372036854775808 is beyond i64",
+        ),
     ];
     for (assume, want) in cases {
         let req = json!({"op": "coalesce", "layout": "(N,4):(4,1)", "assume": assume});
         let out = reply(&req);
-        let err = out["error"].as_str().unwrap_or_else(|| panic!("{req}: {out}"));
+        let err = out["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{req}: {out}"));
         assert!(err.starts_with(want), "{req}: {err}");
     }
 }
@@ -239,11 +311,17 @@ fn requests_without_symbols_answer_as_before() {
         r#"{"op":"eval","layout":"Sw<1,0,1> o 0 o 4:1"}"#,
     ];
     for req in plain {
-        let with = format!(r#"{},"assume":{{"N":{{"min":2}}}}}}"#, &req[..req.len() - 1]);
+        let with = format!(
+            r#"{},"assume":{{"N":{{"min":2}}}}}}"#,
+            &req[..req.len() - 1]
+        );
         assert_eq!(respond(&with), respond(req), "{with}");
     }
     let with = r#"{"op":"eval","layout":"(2,3):(1,2)","bind":{}}"#;
-    assert_eq!(respond(with), respond(r#"{"op":"eval","layout":"(2,3):(1,2)"}"#));
+    assert_eq!(
+        respond(with),
+        respond(r#"{"op":"eval","layout":"(2,3):(1,2)"}"#)
+    );
 }
 
 #[test]
@@ -263,7 +341,10 @@ fn unsupported_ops_are_named() {
     ];
     for req in reqs {
         let out = respond(req);
-        assert!(out.contains("not supported over symbols yet"), "{req}: {out}");
+        assert!(
+            out.contains("not supported over symbols yet"),
+            "{req}: {out}"
+        );
     }
 }
 
@@ -284,6 +365,96 @@ fn hostile_symbolic_input_is_an_error() {
         assert!(out.starts_with(r#"{"error":"#), "{req}: {out}");
     }
     let many: Vec<String> = (0..100).map(|k| format!("s{k}")).collect();
-    let req = json!({"op": "coalesce", "layout": format!("({}):({})", many.join(","), many.join(","))});
+    let req =
+        json!({"op": "coalesce", "layout": format!("({}):({})", many.join(","), many.join(","))});
     assert!(reply(&req).get("error").is_some());
+}
+
+fn hlayout(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlayout"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (
+        out.status.code().unwrap(),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+#[test]
+fn show_prints_polynomials_and_binds() {
+    // Invariant: show of a symbolic layout prints its assumptions, size, cosize and coalesced form as polynomials; --bind adds the concrete report of the bound layout.
+    let (code, out, _) = hlayout(&[
+        "show",
+        "(N,(4,8)):(32,(8,1))",
+        "--assume",
+        "N:max=64,divisible_by=2",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "layout   (N,(4,8)):(32,(8,1))\nassume   1 <= N <= 64, N % 2 == 0\nsize     32*N\ncosize   32*N\n\
+         coalesce 32*N:1\nflatten  not supported over symbols yet (--bind to flatten an instance)\n"
+    );
+    let (code, out, _) = hlayout(&["show", "(N,4):(1,N)", "--bind", "N=3"]);
+    assert_eq!(code, 0);
+    let concrete = hlayout_cli::show::report(&"(3,4):(1,3)".parse().unwrap());
+    assert!(out.ends_with(&format!("\nat N=3:\n{concrete}")), "{out}");
+    let (code, out, _) = hlayout(&["show", "(N,4):(1,N)", "--bind", "N=3", "--svg"]);
+    assert_eq!(
+        (code, out),
+        (
+            0,
+            hlayout::draw::layout_svg(&"(3,4):(1,3)".parse().unwrap())
+        )
+    );
+}
+
+#[test]
+fn show_and_expr_refuse_bad_symbolic_arguments() {
+    // Invariant: a bad --assume or --bind, a binding outside the assumptions, an invalid symbolic layout and expr over symbols exit 1 with the reason on stderr.
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["show", "(N,4):(1,N)", "--assume", "N:step=2"],
+            "unknown key 'step'",
+        ),
+        (
+            &["show", "(N,4):(1,N)", "--assume", "N:min=x"],
+            "x is not an integer",
+        ),
+        (&["show", "(N,4):(1,N)", "--assume", "int:min=1"], "keyword"),
+        (
+            &[
+                "show",
+                "(N,4):(1,N)",
+                "--assume",
+                "N:divisible_by=4",
+                "--bind",
+                "N=6",
+            ],
+            "N = 6 breaks its assumptions",
+        ),
+        (
+            &["show", "(N,4):(1,N)", "--bind", "N"],
+            "expected NAME=integer",
+        ),
+        (&["show", "N-1:1"], "needs N >= 2"),
+        (
+            &["expr", "(N,4):(4,1)", "--assume", "N:max=8"],
+            "kernel expressions over symbols are not supported yet",
+        ),
+    ];
+    for (args, want) in cases {
+        let (code, out, err) = hlayout(args);
+        assert_eq!((code, out.as_str()), (1, ""), "{args:?}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // A concrete layout with --assume: the concrete expressions.
+    let (code, out, _) = hlayout(&["expr", "(4,6):(1,4)", "--assume", "N:max=8"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "index: i * 4 - i / 6 * 23\nvalid: 1\n")
+    );
 }

@@ -42,7 +42,8 @@ impl SymLayout {
 
 /// `true` when `p = 1` is proved.
 pub(crate) fn is_one(syms: &Symbols, p: &Poly) -> bool {
-    p.as_const() == Some(1) || syms.prove(&Fact::Zero(p.sub(&Poly::constant(1)).unwrap_or_default())) == Truth::Proved
+    p.as_const() == Some(1)
+        || syms.prove(&Fact::Zero(p.sub(&Poly::constant(1)).unwrap_or_default())) == Truth::Proved
 }
 
 /// `true` when `a = b` is proved.

@@ -111,7 +111,10 @@ impl SymLayout {
     pub fn compose(&self, b: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
         let (a, b) = (&*self.fixed(syms), &*b.fixed(syms));
         if let (Some(a), Some(bl)) = (a.to_layout(), b.to_layout()) {
-            return a.compose(&bl).map(|r| SymLayout::from_layout(&r)).map_err(|e| concrete("compose", e));
+            return a
+                .compose(&bl)
+                .map(|r| SymLayout::from_layout(&r))
+                .map_err(|e| concrete("compose", e));
         }
         let radix = Radix::of(a, syms)?;
         let mut needs = Needs::new(syms, "compose");
@@ -194,12 +197,22 @@ fn leaf(
     }
     let r = exact(beta, &radix.place[j], needs)?;
     if j == n {
-        spans.push(Span { start: n, end: n, b: b.clone(), beta: beta.clone() });
+        spans.push(Span {
+            start: n,
+            end: n,
+            b: b.clone(),
+            beta: beta.clone(),
+        });
         return Ok(vec![(b.clone(), radix.head.mul(&r)?)]);
     }
     let top = b.sub(&Poly::constant(1))?.mul(beta)?;
     if needs.branch_lt(&top, &radix.place[j + 1])? {
-        spans.push(Span { start: j, end: j, b: b.clone(), beta: beta.clone() });
+        spans.push(Span {
+            start: j,
+            end: j,
+            b: b.clone(),
+            beta: beta.clone(),
+        });
         return Ok(vec![(b.clone(), radix.alpha[j].mul(&r)?)]);
     }
     let e0 = exact(&radix.place[j + 1], beta, needs)?;
@@ -219,7 +232,12 @@ fn leaf(
         rest = exact(&rest, &radix.a[m], needs)?;
         m += 1;
     }
-    spans.push(Span { start: j, end: m, b: b.clone(), beta: beta.clone() });
+    spans.push(Span {
+        start: j,
+        end: m,
+        b: b.clone(),
+        beta: beta.clone(),
+    });
     out.retain(|(e, _)| !is_one(syms, e));
     if out.is_empty() {
         out.push((Poly::constant(1), Poly::zero()));
