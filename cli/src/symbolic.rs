@@ -167,7 +167,7 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
         names.push("bind");
     }
     let f = Fields::new(req, op, &names)?;
-    let mut syms = Symbols::with_limits(limits.clone());
+    let mut syms = Symbols::with_limits(*limits);
     if let Some(a) = f.optional("assume") {
         assume(a, &mut syms)?;
     }
