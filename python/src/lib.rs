@@ -1,13 +1,15 @@
 //! Python bindings of hlayout (module `hlayout._hlayout`, re-exported by the
 //! `hlayout` package): layouts, flat views, hierarchical views, movement-op
-//! stacks, the exact pair merge and the typed errors. Every algorithm is the
-//! crate's; this crate only converts arguments and answers.
+//! stacks, the exact pair merge, layouts over symbols and the typed errors.
+//! Every algorithm is the crate's; this crate only converts arguments and
+//! answers.
 
 mod composed;
 mod convert;
 mod errors;
 mod kernel;
 mod layout;
+mod symbolic;
 mod tuple;
 mod view;
 
@@ -23,6 +25,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kernel::PyKernel>()?;
     m.add_class::<composed::PySwizzle>()?;
     m.add_class::<composed::PyComposedLayout>()?;
+    m.add_class::<symbolic::PySymLayout>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::tuple_size, m)?)?;
