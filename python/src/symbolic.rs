@@ -234,6 +234,15 @@ impl PySymLayout {
         h.finish()
     }
 
+    /// Pickles as `SymLayout(text, assume=assumptions)`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
+        let cls = py.get_type::<PySymLayout>().into_any();
+        Ok((cls, (self.text(), self.assumptions(py)?)))
+    }
+
     /// The symbols' names, in order of first appearance.
     #[getter]
     fn symbols(&self) -> Vec<String> {

@@ -18,7 +18,7 @@ from refdata import load
 
 STUB = pathlib.Path(hlayout.__file__).with_name("_hlayout.pyi")
 TREE = ast.parse(STUB.read_text())
-ALIASES = {"IntTuple", "Offsets", "Tiler", "Lang", "Input"}
+ALIASES = {"IntTuple", "Offsets", "Tiler", "Lang", "Input", "Poly", "AssumeDict"}
 
 
 def stub_classes():
@@ -69,6 +69,7 @@ TRIGGERS = {
     "BudgetExceededError": lambda: Layout("(1024,1024):(3076,3)").left_inverse(),  # undecided within the search budget
     "PreconditionError": lambda: Swizzle(3, 0, 2),
     "FlattenError": lambda: Layout("(2,(2,2)):(2,(1,4))").flatten(),
+    "NeedsFactsError": lambda: hlayout.SymLayout("(4,N):(1,4)").compose(Layout("4:1")),
 }
 UNREACHABLE = {"NegativeIndexError", "LimitExceededError"}
 KIND = {"IntegerOverflowError": "Overflow"}
@@ -195,19 +196,20 @@ def test_every_native_class_repr_round_trips():
         ViewStack.from_layout(l).permute([1, 0]), ViewStack.from_layout(l).views[0],
         l.kernel(), ViewStack([4]).pad([(1, 2)]).kernel("linear"), Swizzle(3, 4, -3),
         ComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)"),
+        hlayout.SymLayout("(N,(4,8)):(32*M,(8,1))", assume={"N": {"max": 64}, "M": {"divisible_by": 4}}),
     ]
     classes = {type(v).__name__ for v in values}
     assert classes == {n for n in public(_hlayout) if n[0].isupper() and not n.endswith("Error")}
     for v in values:
         back = eval(repr(v), NAMES)
         assert type(back) is type(v) and back == v, repr(v)
-    for v in (l, Swizzle(3, 4, -3), ComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)")):
+    for v in (l, Swizzle(3, 4, -3), ComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)"), values[-1]):
         assert pickle.loads(pickle.dumps(v)) == v
     for v in values:  # hashable values hash as they compare
         if type(v).__hash__ is not None:
             assert hash(eval(repr(v), NAMES)) == hash(v)
     hashable = {type(v).__name__ for v in values if type(v).__hash__ is not None}
-    assert hashable == {"Layout", "FlatView", "View", "Swizzle", "ComposedLayout"}
+    assert hashable == {"Layout", "FlatView", "View", "Swizzle", "ComposedLayout", "SymLayout"}
 
 
 def test_pycute_reprs_round_trip():
