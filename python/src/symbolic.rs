@@ -85,6 +85,9 @@ impl PySymLayout {
     }
 }
 
+/// What `__reduce__` returns: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
+
 fn show_assume(a: &Assume) -> String {
     format!(
         "min {}, max {}, divisible_by {}",
@@ -235,10 +238,7 @@ impl PySymLayout {
     }
 
     /// Pickles as `SymLayout(text, assume=assumptions)`.
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let cls = py.get_type::<PySymLayout>().into_any();
         Ok((cls, (self.text(), self.assumptions(py)?)))
     }
