@@ -23,10 +23,15 @@ use super::complement::exact;
 use super::layout::SymLayout;
 use super::need::Needs;
 use super::poly::Poly;
-use super::prove::Fact;
+use super::prove::{Fact, Truth};
 use super::symbols::Symbols;
 use crate::error::Result;
 use crate::tuple::{Profile, Tok};
+
+use smallvec::{smallvec, SmallVec};
+
+/// The sub-leaves of one leaf of B (one or two in the common cases).
+type Sub = SmallVec<[(Poly, Poly); 2]>;
 
 /// A on ℤ: finite leaves fastest first, the head's stride, place values.
 struct Radix {
@@ -111,10 +116,7 @@ impl SymLayout {
     pub fn compose(&self, b: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
         let (a, b) = (&*self.fixed(syms), &*b.fixed(syms));
         if let (Some(a), Some(bl)) = (a.to_layout(), b.to_layout()) {
-            return a
-                .compose(&bl)
-                .map(|r| SymLayout::from_layout(&r))
-                .map_err(|e| concrete("compose", e));
+            return a.compose(&bl).map(|r| SymLayout::from_layout(&r)).map_err(|e| concrete("compose", e));
         }
         let radix = Radix::of(a, syms)?;
         let mut needs = Needs::new(syms, "compose");
@@ -176,13 +178,13 @@ fn leaf(
     beta: &Poly,
     needs: &mut Needs<'_>,
     spans: &mut Vec<Span>,
-) -> Result<Vec<(Poly, Poly)>> {
+) -> Result<Sub> {
     let syms = needs.syms;
     if is_one(syms, b) {
-        return Ok(vec![(Poly::constant(1), Poly::zero())]);
+        return Ok(smallvec![(Poly::constant(1), Poly::zero())]);
     }
     if beta.is_zero() {
-        return Ok(vec![(b.clone(), Poly::zero())]);
+        return Ok(smallvec![(b.clone(), Poly::zero())]);
     }
     if !needs.branch_nonneg(beta.clone())? {
         return Err(needs.refuse(format!(
@@ -197,26 +199,42 @@ fn leaf(
     }
     let r = exact(beta, &radix.place[j], needs)?;
     if j == n {
-        spans.push(Span {
-            start: n,
-            end: n,
-            b: b.clone(),
-            beta: beta.clone(),
-        });
-        return Ok(vec![(b.clone(), radix.head.mul(&r)?)]);
+        spans.push(Span { start: n, end: n, b: b.clone(), beta: beta.clone() });
+        return Ok(smallvec![(b.clone(), radix.head.mul(&r)?)]);
     }
     let top = b.sub(&Poly::constant(1))?.mul(beta)?;
-    if needs.branch_lt(&top, &radix.place[j + 1])? {
-        spans.push(Span {
-            start: j,
-            end: j,
-            b: b.clone(),
-            beta: beta.clone(),
-        });
-        return Ok(vec![(b.clone(), radix.alpha[j].mul(&r)?)]);
+    let fits = syms.prove(&Fact::lt(&top, &radix.place[j + 1])?);
+    if fits != Truth::Proved {
+        // The walk's own conditions suffice where they hold, whether the
+        // leaf fits in digit j or not: when they are proved, no need.
+        let (mut trial, mut span) = (Needs::new(syms, "compose"), Vec::new());
+        if let Ok(out) = walk(radix, j, b, beta, &r, &mut trial, &mut span) {
+            if trial.is_clean() {
+                spans.append(&mut span);
+                return Ok(out);
+            }
+        }
     }
+    if fits == Truth::Proved || (fits == Truth::Unknown && needs.branch_lt(&top, &radix.place[j + 1])?) {
+        spans.push(Span { start: j, end: j, b: b.clone(), beta: beta.clone() });
+        return Ok(smallvec![(b.clone(), radix.alpha[j].mul(&r)?)]);
+    }
+    walk(radix, j, b, beta, &r, needs, spans)
+}
+
+/// Case (b): the leaf starts in digit `j` and walks on through A's leaves.
+fn walk(
+    radix: &Radix,
+    j: usize,
+    b: &Poly,
+    beta: &Poly,
+    r: &Poly,
+    needs: &mut Needs<'_>,
+    spans: &mut Vec<Span>,
+) -> Result<Sub> {
+    let (syms, n) = (needs.syms, radix.len());
     let e0 = exact(&radix.place[j + 1], beta, needs)?;
-    let mut out = vec![(e0.clone(), radix.alpha[j].mul(&r)?)];
+    let mut out: Sub = smallvec![(e0.clone(), radix.alpha[j].mul(r)?)];
     let mut rest = exact(b, &e0, needs)?;
     let mut m = j + 1;
     loop {
@@ -232,12 +250,7 @@ fn leaf(
         rest = exact(&rest, &radix.a[m], needs)?;
         m += 1;
     }
-    spans.push(Span {
-        start: j,
-        end: m,
-        b: b.clone(),
-        beta: beta.clone(),
-    });
+    spans.push(Span { start: j, end: m, b: b.clone(), beta: beta.clone() });
     out.retain(|(e, _)| !is_one(syms, e));
     if out.is_empty() {
         out.push((Poly::constant(1), Poly::zero()));
@@ -271,7 +284,7 @@ fn carries(radix: &Radix, spans: &[Span], needs: &mut Needs<'_>) -> Result<()> {
 
 /// R: B's profile with each leaf replaced by its sub-leaves (a nested tuple
 /// when there are several).
-fn assemble(profile: &Profile, parts: Vec<Vec<(Poly, Poly)>>) -> SymLayout {
+fn assemble(profile: &Profile, parts: Vec<Sub>) -> SymLayout {
     let mut toks = Vec::new();
     let (mut shape, mut stride) = (Vec::new(), Vec::new());
     let mut parts = parts.into_iter();
@@ -281,15 +294,16 @@ fn assemble(profile: &Profile, parts: Vec<Vec<(Poly, Poly)>>) -> SymLayout {
             continue;
         }
         let sub = parts.next().unwrap_or_default();
-        if sub.len() > 1 {
+        let nested = sub.len() > 1;
+        if nested {
             toks.push(Tok::Open);
         }
-        for (e, d) in sub.iter().cloned() {
+        for (e, d) in sub.into_iter() {
             toks.push(Tok::Leaf);
             shape.push(e);
             stride.push(d);
         }
-        if sub.len() > 1 {
+        if nested {
             toks.push(Tok::Close);
         }
     }

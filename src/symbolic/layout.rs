@@ -125,16 +125,8 @@ impl SymLayout {
     pub fn from_layout(l: &Layout) -> SymLayout {
         SymLayout {
             profile: l.profile().clone(),
-            shape: l
-                .shape_leaves()
-                .iter()
-                .map(|&v| Poly::constant(v))
-                .collect(),
-            stride: l
-                .stride_leaves()
-                .iter()
-                .map(|&v| Poly::constant(v))
-                .collect(),
+            shape: l.shape_leaves().iter().map(|&v| Poly::constant(v)).collect(),
+            stride: l.stride_leaves().iter().map(|&v| Poly::constant(v)).collect(),
         }
     }
 
@@ -146,16 +138,8 @@ impl SymLayout {
     /// assert_eq!(l.to_layout(), None);
     /// ```
     pub fn to_layout(&self) -> Option<Layout> {
-        let shape = self
-            .shape
-            .iter()
-            .map(Poly::as_const)
-            .collect::<Option<_>>()?;
-        let stride = self
-            .stride
-            .iter()
-            .map(Poly::as_const)
-            .collect::<Option<_>>()?;
+        let shape = self.shape.iter().map(Poly::as_const).collect::<Option<_>>()?;
+        let stride = self.stride.iter().map(Poly::as_const).collect::<Option<_>>()?;
         Layout::from_leaves(self.profile.clone(), shape, stride).ok()
     }
 
@@ -165,8 +149,10 @@ impl SymLayout {
     /// [`Error::Overflow`]; [`Error::LimitExceeded`] (`max_degree`).
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
     /// let mut s = Symbols::new();
+    /// s.assume("H", Assume { max: 128, ..Assume::default() }).unwrap();
+    /// s.assume("S", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
     /// let l = SymLayout::parse("(B,(S,H)):(0,(0,0))", &mut s).unwrap();
     /// let r = SymLayout::row_major(&l).unwrap();
     /// assert_eq!(r.show(&s).to_string(), "(B,(S,H)):(S*H,(H,1))");
@@ -331,13 +317,9 @@ impl fmt::Display for ShowLayout<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let toks = self.l.profile.toks();
         let n = self.l.shape.len();
-        write_nested(f, toks, n, |f, i| {
-            write!(f, "{}", self.syms.show(&self.l.shape[i]))
-        })?;
+        write_nested(f, toks, n, |f, i| write!(f, "{}", self.syms.show(&self.l.shape[i])))?;
         f.write_str(":")?;
-        write_nested(f, toks, n, |f, i| {
-            write!(f, "{}", self.syms.show(&self.l.stride[i]))
-        })
+        write_nested(f, toks, n, |f, i| write!(f, "{}", self.syms.show(&self.l.stride[i])))
     }
 }
 
@@ -371,20 +353,17 @@ fn parse_tuple(text: &str, base: usize, syms: &mut Symbols) -> Result<(Vec<Tok>,
             }
         } else {
             let start = pos;
-            while bytes.get(pos).is_some_and(|b| {
-                !matches!(b, b'(' | b')' | b',' | b':') && !b.is_ascii_whitespace()
-            }) {
+            while bytes
+                .get(pos)
+                .is_some_and(|b| !matches!(b, b'(' | b')' | b',' | b':') && !b.is_ascii_whitespace())
+            {
                 pos += 1;
             }
             if start == pos {
                 return Err(fail(pos, "a polynomial or '('"));
             }
             let p = syms.parse(&text[start..pos]).map_err(|e| match e {
-                Error::Parse {
-                    pos: p,
-                    expected,
-                    found,
-                } => Error::Parse {
+                Error::Parse { pos: p, expected, found } => Error::Parse {
                     pos: base + start + p,
                     expected,
                     found,

@@ -35,6 +35,7 @@
 //! assert_eq!(t.compose(&b, &s).unwrap().show(&s).to_string(), "4:4");
 //! ```
 
+mod by_mode;
 mod coalesce;
 mod complement;
 mod compose;

@@ -89,6 +89,11 @@ impl<'a> Needs<'a> {
         self.branch_nonneg(b.sub(a)?.sub(&Poly::constant(1))?)
     }
 
+    /// `true` when nothing was asked for (yet).
+    pub(crate) fn is_clean(&self) -> bool {
+        self.facts.is_empty()
+    }
+
     /// `Ok` when nothing is needed; else the refusal naming every need
     /// that the others do not imply.
     pub(crate) fn finish(self, what: &str) -> Result<()> {

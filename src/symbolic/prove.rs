@@ -248,12 +248,7 @@ impl Iv {
         let (Some(a), Some(b), Some(c), Some(d)) = (self.lo, self.hi, o.lo, o.hi) else {
             return WHOLE;
         };
-        let ps = [
-            a.checked_mul(c),
-            a.checked_mul(d),
-            b.checked_mul(c),
-            b.checked_mul(d),
-        ];
+        let ps = [a.checked_mul(c), a.checked_mul(d), b.checked_mul(c), b.checked_mul(d)];
         if ps.iter().any(Option::is_none) {
             return WHOLE;
         }
@@ -436,12 +431,7 @@ impl Symbols {
 
     /// [`Symbols::fix`] without a copy when no symbol of `p` is fixed.
     pub(crate) fn fix_cow<'p>(&self, p: &'p Poly) -> std::borrow::Cow<'p, Poly> {
-        if !self.has_fixed()
-            || !p
-                .terms()
-                .iter()
-                .any(|t| t.0.factors().any(|f| self.fixed(f).is_some()))
-        {
+        if !self.has_fixed() || !p.terms().iter().any(|t| t.0.factors().any(|f| self.fixed(f).is_some())) {
             return std::borrow::Cow::Borrowed(p);
         }
         std::borrow::Cow::Owned(self.substitute_fixed(p))

@@ -97,121 +97,18 @@ impl Assume {
 
 /// Keywords of C, C++, Rust and Python: no symbol may be named so.
 const KEYWORDS: &[&str] = &[
-    "alignas",
-    "alignof",
-    "and",
-    "as",
-    "asm",
-    "assert",
-    "async",
-    "auto",
-    "await",
-    "bool",
-    "break",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "constexpr",
-    "continue",
-    "crate",
-    "def",
-    "default",
-    "del",
-    "delete",
-    "do",
-    "double",
-    "dyn",
-    "elif",
-    "else",
-    "enum",
-    "except",
-    "explicit",
-    "extern",
-    "false",
-    "False",
-    "finally",
-    "float",
-    "fn",
-    "for",
-    "friend",
-    "from",
-    "global",
-    "goto",
-    "if",
-    "impl",
-    "import",
-    "in",
-    "inline",
-    "int",
-    "is",
-    "lambda",
-    "let",
-    "long",
-    "loop",
-    "match",
-    "mod",
-    "move",
-    "mut",
-    "namespace",
-    "new",
-    "None",
-    "nonlocal",
-    "not",
-    "nullptr",
-    "operator",
-    "or",
-    "pass",
-    "private",
-    "protected",
-    "pub",
-    "raise",
-    "ref",
-    "register",
-    "restrict",
-    "return",
-    "self",
-    "Self",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "super",
-    "switch",
-    "template",
-    "this",
-    "throw",
-    "trait",
-    "true",
-    "True",
-    "try",
-    "type",
-    "typedef",
-    "typename",
-    "union",
-    "unsafe",
-    "unsigned",
-    "use",
-    "using",
-    "virtual",
-    "void",
-    "volatile",
-    "where",
-    "while",
-    "with",
-    "yield",
-    "_Bool",
-    "_Complex",
-    "_Imaginary",
-    "_Alignas",
-    "_Alignof",
-    "_Atomic",
-    "_Generic",
-    "_Noreturn",
-    "_Static_assert",
-    "_Thread_local",
+    "alignas", "alignof", "and", "as", "asm", "assert", "async", "auto", "await", "bool", "break",
+    "case", "catch", "char", "class", "const", "constexpr", "continue", "crate", "def", "default",
+    "del", "delete", "do", "double", "dyn", "elif", "else", "enum", "except", "explicit", "extern",
+    "false", "False", "finally", "float", "fn", "for", "friend", "from", "global", "goto", "if",
+    "impl", "import", "in", "inline", "int", "is", "lambda", "let", "long", "loop", "match", "mod",
+    "move", "mut", "namespace", "new", "None", "nonlocal", "not", "nullptr", "operator", "or",
+    "pass", "private", "protected", "pub", "raise", "ref", "register", "restrict", "return",
+    "self", "Self", "short", "signed", "sizeof", "static", "struct", "super", "switch", "template",
+    "this", "throw", "trait", "true", "True", "try", "type", "typedef", "typename", "union",
+    "unsafe", "unsigned", "use", "using", "virtual", "void", "volatile", "where", "while", "with",
+    "yield", "_Bool", "_Complex", "_Imaginary", "_Alignas", "_Alignof", "_Atomic", "_Generic",
+    "_Noreturn", "_Static_assert", "_Thread_local",
 ];
 
 /// `Ok` when `name` may be a symbol (see the module docs).
@@ -267,6 +164,8 @@ pub fn check_name(name: &str) -> Result<()> {
 pub struct Symbols {
     names: Vec<String>,
     assume: Vec<Assume>,
+    /// `(lowest, highest)` of each symbol, kept with `assume`.
+    ranges: Vec<(i64, i64)>,
     limits: Limits,
 }
 
@@ -377,6 +276,7 @@ impl Symbols {
         }
         self.names.push(name.to_string());
         self.assume.push(Assume::default());
+        self.ranges.push((1, DEFAULT_SYMBOL_MAX));
         Ok((self.names.len() - 1) as u8)
     }
 
@@ -403,6 +303,8 @@ impl Symbols {
         }
         let id = self.intern(name)?;
         self.assume[id as usize] = a;
+        // `lowest` is some (checked above), so `highest` is too.
+        self.ranges[id as usize] = (a.lowest().unwrap_or(a.min), a.highest().unwrap_or(a.max));
         Ok(id)
     }
 
@@ -413,10 +315,9 @@ impl Symbols {
     /// let id = s.intern("N").unwrap();
     /// assert_eq!(s.range(id), (1, 2147483647));
     /// ```
+    #[inline]
     pub fn range(&self, id: u8) -> (i64, i64) {
-        let a = &self.assume[id as usize];
-        // Set only through `assume`, which refuses an empty range.
-        (a.lowest().unwrap_or(a.min), a.highest().unwrap_or(a.max))
+        self.ranges[id as usize]
     }
 
     /// Checks a polynomial against `max_terms` and `max_degree`.
@@ -500,11 +401,7 @@ impl Symbols {
                             pos += 1;
                         }
                         let id = self.intern(&text[start..pos]).map_err(|e| match e {
-                            Error::Parse {
-                                pos: p,
-                                expected,
-                                found,
-                            } => Error::Parse {
+                            Error::Parse { pos: p, expected, found } => Error::Parse {
                                 pos: start + p,
                                 expected,
                                 found,
