@@ -57,32 +57,81 @@ impl PySymLayout {
     /// re-read in it.
     fn joined(&self, other: &Bound<'_, PyAny>, name: &str) -> PyResult<(Symbols, SymLayout)> {
         let mut syms = self.syms.clone();
-        if let Ok(l) = other.downcast::<PyLayout>() {
-            return Ok((syms, SymLayout::from_layout(&l.get().inner)));
-        }
-        let o = other
-            .downcast::<PySymLayout>()
-            .map_err(|_| arg_error(name, "a SymLayout or a Layout", other))?
-            .get();
-        for id in 0..o.syms.len() as u8 {
-            let (n, a) = (o.syms.name(id), o.syms.assumption(id));
-            match syms.id(n) {
-                Some(mine) if syms.assumption(mine) != a => {
-                    return Err(PyValueError::new_err(format!(
-                        "symbol {n} is assumed differently by the two layouts ({} and {})",
-                        show_assume(&syms.assumption(mine)),
-                        show_assume(&a)
-                    )))
-                }
-                Some(_) => {}
-                None => {
-                    syms.assume(n, a).py()?;
-                }
-            }
-        }
-        let b = SymLayout::parse(&o.text(), &mut syms).py()?;
+        let b = join(&mut syms, other, name)?;
         Ok((syms, b))
     }
+
+    /// A tiler (one layout, or one per trailing mode) in a table joined
+    /// with this layout's.
+    fn tiler(&self, obj: &Bound<'_, PyAny>) -> PyResult<(Symbols, Tiler)> {
+        let mut syms = self.syms.clone();
+        if obj.downcast::<PySymLayout>().is_ok() || obj.downcast::<PyLayout>().is_ok() {
+            let b = join(&mut syms, obj, "tiler")?;
+            return Ok((syms, Tiler::One(b)));
+        }
+        let refused = || arg_error("tiler", TILER, obj);
+        if obj.is_instance_of::<PyString>() {
+            return Err(refused());
+        }
+        let items = obj.try_iter().map_err(|_| refused())?;
+        let modes = items
+            .map(|t| join(&mut syms, &t?, "tiler"))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok((syms, Tiler::Modes(modes)))
+    }
+
+    /// A divide by `tiler`: one layout, the logical divide (as for a
+    /// concrete layout tiler); one per trailing mode, `by_mode`.
+    fn divide(
+        &self,
+        tiler: &Bound<'_, PyAny>,
+        by_mode: fn(&SymLayout, &[SymLayout], &Symbols) -> hlayout::Result<SymLayout>,
+    ) -> PyResult<PySymLayout> {
+        let (syms, t) = self.tiler(tiler)?;
+        let r = match t {
+            Tiler::One(b) => self.inner.logical_divide(&b, &syms),
+            Tiler::Modes(m) => by_mode(&self.inner, &m, &syms),
+        };
+        Ok(self.wrap(syms, r.py()?))
+    }
+}
+
+/// What a tiler argument accepts.
+const TILER: &str = "a SymLayout or Layout, or a list or tuple of them (one per trailing mode)";
+
+/// A tiler: one layout, or one per trailing mode.
+enum Tiler {
+    One(SymLayout),
+    Modes(Vec<SymLayout>),
+}
+
+/// `other` (a `SymLayout` or a `Layout`) re-read in `syms`, its symbols
+/// added; a symbol assumed differently in the two tables is an error.
+fn join(syms: &mut Symbols, other: &Bound<'_, PyAny>, name: &str) -> PyResult<SymLayout> {
+    if let Ok(l) = other.downcast::<PyLayout>() {
+        return Ok(SymLayout::from_layout(&l.get().inner));
+    }
+    let o = other
+        .downcast::<PySymLayout>()
+        .map_err(|_| arg_error(name, "a SymLayout or a Layout", other))?
+        .get();
+    for id in 0..o.syms.len() as u8 {
+        let (n, a) = (o.syms.name(id), o.syms.assumption(id));
+        match syms.id(n) {
+            Some(mine) if syms.assumption(mine) != a => {
+                return Err(PyValueError::new_err(format!(
+                    "symbol {n} is assumed differently by the two layouts ({} and {})",
+                    show_assume(&syms.assumption(mine)),
+                    show_assume(&a)
+                )))
+            }
+            Some(_) => {}
+            None => {
+                syms.assume(n, a).py()?;
+            }
+        }
+    }
+    SymLayout::parse(&o.text(), syms).py()
 }
 
 /// What `__reduce__` returns: the class and its arguments.
@@ -341,18 +390,36 @@ impl PySymLayout {
         Ok(self.wrap(syms, r))
     }
 
-    /// `self ∘ (complement(tiler, size), tiler)`.
+    /// `(Rest, Tile)`: `self ∘ (complement(tiler, size), tiler)`; with one
+    /// tiler per trailing mode, each mode divided (`(kept…, (Restᵢ, Tileᵢ)…)`).
     fn logical_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
-        let (syms, b) = self.joined(tiler, "tiler")?;
-        let r = self.inner.logical_divide(&b, &syms).py()?;
-        Ok(self.wrap(syms, r))
+        self.divide(tiler, SymLayout::logical_divide_by)
     }
 
-    /// `(complement(self, size·cosize(tiler)) ∘ tiler, self)`.
+    /// `((kept…, Rests…), (Tiles…))` (one layout: the logical divide).
+    fn zipped_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        self.divide(tiler, SymLayout::zipped_divide_by)
+    }
+
+    /// `(kept…, Rests…, (Tiles…))` (one layout: the logical divide).
+    fn tiled_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        self.divide(tiler, SymLayout::tiled_divide_by)
+    }
+
+    /// `(kept…, Rests…, Tiles…)` (one layout: the logical divide).
+    fn flat_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        self.divide(tiler, SymLayout::flat_divide_by)
+    }
+
+    /// `(complement(self, size·cosize(tiler)) ∘ tiler, self)`; with one
+    /// tiler per trailing mode, each mode's product.
     fn logical_product(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
-        let (syms, b) = self.joined(tiler, "tiler")?;
-        let r = self.inner.logical_product(&b, &syms).py()?;
-        Ok(self.wrap(syms, r))
+        let (syms, t) = self.tiler(tiler)?;
+        let r = match t {
+            Tiler::One(b) => self.inner.logical_product(&b, &syms),
+            Tiler::Modes(m) => self.inner.logical_product_by(&m, &syms),
+        };
+        Ok(self.wrap(syms, r.py()?))
     }
 
     /// The concrete `Layout` at the given values (`N=3`), each within its

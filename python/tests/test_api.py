@@ -18,7 +18,7 @@ from refdata import load
 
 STUB = pathlib.Path(hlayout.__file__).with_name("_hlayout.pyi")
 TREE = ast.parse(STUB.read_text())
-ALIASES = {"IntTuple", "Offsets", "Tiler", "Lang", "Input", "Poly", "AssumeDict"}
+ALIASES = {"IntTuple", "Offsets", "Tiler", "Lang", "Input", "Poly", "AssumeDict", "SymTiler"}
 
 
 def stub_classes():

@@ -129,3 +129,30 @@ def test_tinygrad_variables_as_symbols():
         with pytest.raises(hlayout.OutOfDomainError):
             s.bind(start_pos=9)
         assert str(s.coalesce()) == "4*start_pos:1"
+
+
+@pytest.mark.parametrize("op", ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide"])
+def test_by_mode_tilers_at_bindings(op):
+    # One tiler per trailing mode, as the concrete Tiler forms; a single tiler too.
+    a = SymLayout("(128*Mt,32*Kt):(32*Kt,1)", assume={"Mt": {"max": 8}, "Kt": {"max": 16}})
+    tilers = [[Layout("128:1"), Layout("32:1")], [SymLayout("32:1")], Layout("64:1")]
+    for t in tilers:
+        r = getattr(a, op)(t)
+        for mt, kt in [(1, 1), (2, 3), (8, 16)]:
+            ct = [x.bind() if isinstance(x, SymLayout) else x for x in t] if isinstance(t, list) else t
+            want = getattr(a.bind(Mt=mt, Kt=kt), op)(ct)
+            assert same_function(r.bind(Mt=mt, Kt=kt), want), (op, t)
+    with pytest.raises(TypeError, match="argument 'tiler'"):
+        getattr(a, op)("32:1")
+
+
+def test_products_by_mode_at_bindings():
+    a = SymLayout("(2,4*T):(4*T,1)", assume={"T": {"max": 50}})
+    for t in ([Layout("2:1")], Layout("2:1"), [SymLayout("3:2")]):
+        r = a.logical_product(t)
+        for v in (1, 2, 50):
+            ct = [x.bind() if isinstance(x, SymLayout) else x for x in t] if isinstance(t, list) else t
+            assert same_function(r.bind(T=v), a.bind(T=v).logical_product(ct)), t
+    with pytest.raises(NeedsFactsError) as e:
+        SymLayout("N:1").logical_product([Layout("3:2")])
+    assert e.value.needs == ["N >= 2"]
