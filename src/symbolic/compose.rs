@@ -147,7 +147,7 @@ impl SymLayout {
     /// let mut s = Symbols::new();
     /// let t = SymLayout::parse("(N,8):(1,N)", &mut s).unwrap(); // a transpose
     /// let flat = SymLayout::parse("8*N:0", &mut s).unwrap();
-    /// assert_eq!(t.reshape(&flat, &s).unwrap().show(&s).to_string(), "((N,8)):((1,N))");
+    /// assert_eq!(t.reshape(&flat, &s).unwrap().show(&s).to_string(), "(N,8):(1,N)");
     /// ```
     pub fn reshape(&self, shape: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
         let mut needs = Needs::new(syms, "reshape");

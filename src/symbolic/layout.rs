@@ -155,7 +155,7 @@ impl SymLayout {
     /// s.assume("S", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
     /// let l = SymLayout::parse("(B,(S,H)):(0,(0,0))", &mut s).unwrap();
     /// let r = SymLayout::row_major(&l).unwrap();
-    /// assert_eq!(r.show(&s).to_string(), "(B,(S,H)):(S*H,(H,1))");
+    /// assert_eq!(r.show(&s).to_string(), "(B,(S,H)):(H*S,(H,1))");
     /// ```
     pub fn row_major(shape_of: &SymLayout) -> Result<SymLayout> {
         let mut stride = vec![Poly::zero(); shape_of.shape.len()];

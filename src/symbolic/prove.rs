@@ -248,6 +248,13 @@ impl Iv {
         let (Some(a), Some(b), Some(c), Some(d)) = (self.lo, self.hi, o.lo, o.hi) else {
             return WHOLE;
         };
+        if a >= 0 && c >= 0 {
+            // Both non-negative (every symbol of a size): the ends multiply.
+            return match (a.checked_mul(c), b.checked_mul(d)) {
+                (Some(lo), hi) => Iv { lo: Some(lo), hi },
+                _ => WHOLE,
+            };
+        }
         let ps = [a.checked_mul(c), a.checked_mul(d), b.checked_mul(c), b.checked_mul(d)];
         if ps.iter().any(Option::is_none) {
             return WHOLE;
@@ -325,8 +332,10 @@ impl Symbols {
                 }
             }
             Fact::AtMost { p, bound } => {
-                let iv = self.interval(&self.fix_cow(p));
                 let b = *bound as i128;
+                let iv = self.interval_until(&self.fix_cow(p), |iv| {
+                    iv.hi.is_some_and(|h| h <= b) || iv.lo.is_some_and(|l| l > b)
+                });
                 if iv.hi.is_some_and(|h| h <= b) {
                     Truth::Proved
                 } else if iv.lo.is_some_and(|l| l > b) {
@@ -341,9 +350,14 @@ impl Symbols {
 
     /// The interval of `p` (the tighter of the direct and the shifted one).
     fn interval(&self, p: &Poly) -> Iv {
+        self.interval_until(p, |iv| iv.lo.is_some_and(|l| l >= 0) || iv.hi.is_some_and(|h| h < 0))
+    }
+
+    /// The direct interval of `p` when it already answers the question
+    /// (`decided`), else the tighter of it and the shifted one.
+    fn interval_until(&self, p: &Poly, decided: impl Fn(Iv) -> bool) -> Iv {
         let direct = self.direct(p);
-        let decided = direct.lo.is_some_and(|l| l >= 0) || direct.hi.is_some_and(|h| h < 0);
-        if decided || p.degree() < 2 {
+        if decided(direct) || p.degree() < 2 {
             return direct;
         }
         match self.shifted(p) {
@@ -443,8 +457,9 @@ impl Symbols {
     }
 
     /// `true` when some symbol has a single allowed value.
+    #[inline]
     pub(crate) fn has_fixed(&self) -> bool {
-        (0..self.len() as u8).any(|f| self.fixed(f).is_some())
+        self.ranges_have_fixed()
     }
 
     fn substitute_fixed(&self, p: &Poly) -> Poly {

@@ -166,6 +166,8 @@ pub struct Symbols {
     assume: Vec<Assume>,
     /// `(lowest, highest)` of each symbol, kept with `assume`.
     ranges: Vec<(i64, i64)>,
+    /// Some symbol has a single allowed value.
+    any_fixed: bool,
     limits: Limits,
 }
 
@@ -305,6 +307,7 @@ impl Symbols {
         self.assume[id as usize] = a;
         // `lowest` is some (checked above), so `highest` is too.
         self.ranges[id as usize] = (a.lowest().unwrap_or(a.min), a.highest().unwrap_or(a.max));
+        self.any_fixed = self.ranges.iter().any(|(l, h)| l == h);
         Ok(id)
     }
 
@@ -318,6 +321,12 @@ impl Symbols {
     #[inline]
     pub fn range(&self, id: u8) -> (i64, i64) {
         self.ranges[id as usize]
+    }
+
+    /// `true` when some symbol has a single allowed value.
+    #[inline]
+    pub(crate) fn ranges_have_fixed(&self) -> bool {
+        self.any_fixed
     }
 
     /// Checks a polynomial against `max_terms` and `max_degree`.
