@@ -458,3 +458,90 @@ fn show_and_expr_refuse_bad_symbolic_arguments() {
         (0, "index: i * 4 - i / 6 * 23\nvalid: 1\n")
     );
 }
+
+mod random {
+    //! Random concrete requests with one extent replaced by a symbol `N`
+    //! ranging over a small interval: whenever the batch answers over
+    //! symbols, the answer at every value of the interval is the concrete
+    //! answer there, as a function.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A flat layout text from extents and strides, extent `k` written as `N`.
+    fn text(shape: &[i64], stride: &[i64], sym: Option<usize>) -> String {
+        let s: Vec<String> = shape
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                if Some(i) == sym {
+                    "N".to_string()
+                } else {
+                    e.to_string()
+                }
+            })
+            .collect();
+        let d: Vec<String> = stride.iter().map(i64::to_string).collect();
+        format!("({}):({})", s.join(","), d.join(","))
+    }
+
+    fn layout() -> impl Strategy<Value = (Vec<i64>, Vec<i64>)> {
+        (1usize..=3).prop_flat_map(|r| {
+            (
+                proptest::collection::vec(1i64..=4, r),
+                proptest::collection::vec(prop_oneof![Just(0i64), 1i64..=16], r),
+            )
+        })
+    }
+
+    /// Checks `req` (with `N` in `lo..=hi`) against the concrete requests.
+    fn agree(req: Value, lo: i64, hi: i64) -> Result<(), TestCaseError> {
+        let out = reply(&req);
+        let Some(text) = out["layout"].as_str() else {
+            prop_assert!(out["error"].is_string(), "{req}: {out}");
+            return Ok(());
+        };
+        let syms = symbols(&req);
+        for n in lo..=hi {
+            let c = reply(&concrete(&req, &[("N", n)]));
+            let want = c["layout"].as_str();
+            prop_assert!(
+                want.is_some(),
+                "{req} at N = {n}: symbolic {text}, concrete {c}"
+            );
+            let want: Layout = want.unwrap().parse().unwrap();
+            let got = bind(text, &syms, &[("N", n)]);
+            prop_assert!(
+                same_function(&got, &want),
+                "{req} at N = {n}: {text} -> {got}, concrete {want}"
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn coalesce_and_complement((shape, stride) in layout(), k in 0usize..3, lo in 1i64..=4, w in 0i64..=4) {
+            let k = k % shape.len();
+            let assume = json!({"N": {"min": lo, "max": lo + w}});
+            let a = text(&shape, &stride, Some(k));
+            agree(json!({"op": "coalesce", "layout": a, "assume": assume}), lo, lo + w)?;
+            agree(json!({"op": "complement", "layout": a, "assume": assume}), lo, lo + w)?;
+        }
+
+        #[test]
+        fn compose_divide_product((sa, da) in layout(), (sb, db) in layout(), k in 0usize..3, side in 0usize..2, lo in 1i64..=4, w in 0i64..=4) {
+            let assume = json!({"N": {"min": lo, "max": lo + w}});
+            let (a, b) = if side == 0 {
+                (text(&sa, &da, Some(k % sa.len())), text(&sb, &db, None))
+            } else {
+                (text(&sa, &da, None), text(&sb, &db, Some(k % sb.len())))
+            };
+            for op in ["compose", "logical_divide", "logical_product"] {
+                agree(json!({"op": op, "a": a, "b": b, "assume": assume}), lo, lo + w)?;
+            }
+        }
+    }
+}
