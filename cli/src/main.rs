@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use hlayout::codegen::{Input, Lang};
 use hlayout::limits::{
-    DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPS, DEFAULT_MAX_RANK,
-    DEFAULT_MAX_REPLY_ELEMENTS,
+    DEFAULT_MAX_DEGREE, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPS,
+    DEFAULT_MAX_RANK, DEFAULT_MAX_REPLY_ELEMENTS, DEFAULT_MAX_SYMBOLS, DEFAULT_MAX_TERMS,
 };
 use hlayout::Limits;
 
@@ -153,7 +153,10 @@ fn command() -> Command {
                 .arg(limit("max-depth", "Deepest nesting of layout text", DEFAULT_MAX_DEPTH as u64))
                 .arg(limit("max-reply-elements", "Most offsets listed in one reply (for a chain of v views, offsets x v)", DEFAULT_MAX_REPLY_ELEMENTS))
                 .arg(limit("max-line-bytes", "Longest request line, in bytes", DEFAULT_MAX_LINE_BYTES as u64))
-                .arg(limit("max-ops", "Most movement ops in one chain", DEFAULT_MAX_OPS as u64)),
+                .arg(limit("max-ops", "Most movement ops in one chain", DEFAULT_MAX_OPS as u64))
+                .arg(limit("max-symbols", "Most symbols in one request (at most 255)", DEFAULT_MAX_SYMBOLS as u64))
+                .arg(limit("max-degree", "Most factors in one monomial of a polynomial (at most 8)", DEFAULT_MAX_DEGREE as u64))
+                .arg(limit("max-terms", "Most terms in one polynomial", DEFAULT_MAX_TERMS as u64)),
         )
 }
 
@@ -166,7 +169,9 @@ fn limits(m: &ArgMatches) -> Limits {
         max_reply_elements: get("max-reply-elements"),
         max_line_bytes: size("max-line-bytes"),
         max_ops: size("max-ops"),
-        ..Limits::default()
+        max_symbols: size("max-symbols"),
+        max_degree: size("max-degree"),
+        max_terms: size("max-terms"),
     }
 }
 

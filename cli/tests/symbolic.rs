@@ -545,3 +545,40 @@ mod random {
         }
     }
 }
+
+#[test]
+fn batch_flags_bound_the_polynomials() {
+    // Invariant: --max-symbols, --max-degree and --max-terms reach the symbolic layer; a request over them is one error line.
+    use std::io::Write;
+    let cases = [
+        (
+            "--max-symbols",
+            r#"{"op":"coalesce","layout":"(N,M):(M,1)"}"#,
+            "max_symbols = 1 (got 2)",
+        ),
+        (
+            "--max-degree",
+            r#"{"op":"coalesce","layout":"(N*N,M):(M,1)"}"#,
+            "max_degree = 1 (got 2)",
+        ),
+        (
+            "--max-terms",
+            r#"{"op":"coalesce","layout":"(N+M+1,4):(4,1)"}"#,
+            "max_terms = 1 (got 3)",
+        ),
+    ];
+    for (flag, req, want) in cases {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hlayout"))
+            .args(["batch", flag, "1"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        writeln!(child.stdin.take().unwrap(), "{req}").unwrap();
+        let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+        assert!(
+            out.starts_with(r#"{"error":"#) && out.contains(want),
+            "{flag}: {out}"
+        );
+    }
+}
