@@ -1,4 +1,4 @@
-//! Algebra benchmarks on the shared workloads (`tests/data/bench_workloads.json`,
+//! Algebra benchmarks on the fixed workloads (`tests/data/bench_workloads.json`,
 //! the `row` texts): W2 = 200 valid rank-4 compositions, W4 = 100 complements
 //! with a cotarget, W5 = 100 right inverses. Each benchmark runs one whole pass
 //! (the item rate gives the per-call time); no pass may allocate for rank ≤ 8
@@ -8,7 +8,7 @@
 //! permuted leaves, B a permutation of A's digits (`flat`: one leaf of R per
 //! leaf of B), B merging pairs of adjacent digits (`merged`: nested images),
 //! and both operands nested in pairs (`nested`). Issue 15's targets are for
-//! the shared side-by-side harness (`shared/bench/` beside the repository), not these figures.
+//! a separate side-by-side harness against C++ CuTe (not part of this repository), not these figures.
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};

@@ -1,4 +1,4 @@
-//! Foundation benchmarks on the fixed workloads of `shared/cases/bench_workloads.json`
+//! Foundation benchmarks on the fixed workloads of `tests/data/bench_workloads.json`
 //! (row-major texts): W1 = evaluate one nested layout at every index 0..1023,
 //! W3 = coalesce 200 rank-4 layouts. Run: `cargo bench --bench layout`.
 

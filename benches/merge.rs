@@ -2,7 +2,7 @@
 //!
 //! Before divan's table the binary prints, measured here with `Instant`:
 //! - the median (and p90, max) decision time over the 262 pairs of
-//!   `shared/cases/merge_pairs.json`, each pair timed over many repetitions;
+//!   `tests/data/merge_pairs.json`, each pair timed over many repetitions;
 //! - the same over `merge_random.json`, and the share of its cases decided
 //!   without enumeration ([`Decision::enumerated`]).
 //!

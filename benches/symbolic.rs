@@ -23,15 +23,32 @@ struct Case {
 fn case(assume: &[(&str, i64)], a: &str, b: &str, values: &[i64]) -> Case {
     let mut syms = Symbols::new();
     for &(name, max) in assume {
-        syms.assume(name, Assume { max, ..Assume::default() }).expect("assumptions");
+        syms.assume(
+            name,
+            Assume {
+                max,
+                ..Assume::default()
+            },
+        )
+        .expect("assumptions");
     }
     let a = SymLayout::parse(a, &mut syms).expect("A");
     let b = SymLayout::parse(b, &mut syms).expect("B");
-    Case { syms, a, b, values: values.to_vec() }
+    Case {
+        syms,
+        a,
+        b,
+        values: values.to_vec(),
+    }
 }
 
 fn gemm() -> Case {
-    case(&[("M", 1 << 20), ("K", 1 << 20)], "(M,K):(K,1)", "(128,32):(K,1)", &[1024, 512])
+    case(
+        &[("M", 1 << 20), ("K", 1 << 20)],
+        "(M,K):(K,1)",
+        "(128,32):(K,1)",
+        &[1024, 512],
+    )
 }
 
 fn kv() -> Case {
@@ -44,7 +61,10 @@ fn kv() -> Case {
 }
 
 fn concrete(c: &Case) -> (Layout, Layout) {
-    (c.a.bind(&c.syms, &c.values).unwrap(), c.b.bind(&c.syms, &c.values).unwrap())
+    (
+        c.a.bind(&c.syms, &c.values).unwrap(),
+        c.b.bind(&c.syms, &c.values).unwrap(),
+    )
 }
 
 fn checked_compose(c: &Case) {
@@ -90,7 +110,14 @@ fn coalesce_concrete(bencher: Bencher) {
 
 fn divide_case() -> (Symbols, SymLayout, SymLayout, Layout, Layout) {
     let mut s = Symbols::new();
-    s.assume("T", Assume { max: 1 << 20, ..Assume::default() }).unwrap();
+    s.assume(
+        "T",
+        Assume {
+            max: 1 << 20,
+            ..Assume::default()
+        },
+    )
+    .unwrap();
     let a = SymLayout::parse("(64*T,32):(32,1)", &mut s).unwrap();
     let b = SymLayout::parse("64:32", &mut s).unwrap();
     let (ca, cb) = (a.bind(&s, &[100]).unwrap(), b.bind(&s, &[100]).unwrap());

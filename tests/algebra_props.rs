@@ -476,7 +476,7 @@ fn representable_cutlass_2113() {
 
 #[test]
 fn reshape_headline_examples() {
-    // Invariant: reshape returns one view whenever one exists / Witness: the design card's (10,10):(1,10) examples.
+    // Invariant: reshape returns one view whenever one exists / Witness: tinygrad PR #3988's (10,10):(1,10) examples.
     let t: Layout = "(10,10):(1,10)".parse().expect("valid");
     let flat = t.reshape(&"(100)".parse().expect("tuple")).expect("exists");
     assert_eq!(flat.to_string(), "((10,10)):((1,10))");

@@ -18,15 +18,15 @@ fn all(layout: &Layout) -> Vec<i64> {
 }
 
 #[test]
-fn seed_004_example_is_six_in_row_major_order() {
-    // Invariant: crd2idx is row-major. Witness: seed 004 says 7; (1,(1,0)) in (2,(2,2)) is 4+2+0 = 6.
+fn pr_3988_example_is_six_in_row_major_order() {
+    // Invariant: crd2idx is row-major. Witness: tinygrad PR #3988 says 7; (1,(1,0)) in (2,(2,2)) is 4+2+0 = 6.
     assert_eq!(crd2idx(&t("(1,(1,0))"), &t("(2,(2,2))")).unwrap(), 6);
     assert_eq!(idx2crd(7, &t("(2,4)")).unwrap().to_string(), "(1,3)");
     assert_eq!(crd2idx(&t("(1,3)"), &t("(2,(2,2))")).unwrap(), 7);
 }
 
 #[test]
-fn seed_004_hierarchical_layout_offsets() {
+fn pr_3988_hierarchical_layout_offsets() {
     // Invariant: nested evaluation. Witness: (2,(2,2)):(2,(1,4)) lays out 0 4 1 5 / 2 6 3 7.
     assert_eq!(all(&l("(2,(2,2)):(2,(1,4))")), [0, 4, 1, 5, 2, 6, 3, 7]);
     assert_eq!(
@@ -169,7 +169,7 @@ fn deep_nesting_is_refused_without_recursion() {
 
 #[test]
 fn flatten_reports_the_transpose_flatten() {
-    // Invariant: flatten names each mode needing div/mod. Witness: design card's ((10,10)):((1,10)).
+    // Invariant: flatten names each mode needing div/mod. Witness: tinygrad PR #3988's ((10,10)):((1,10)).
     let report = l("((10,10)):((1,10))").flatten().unwrap_err();
     assert_eq!(
         report.to_string(),

@@ -106,10 +106,10 @@ fn offset_example_merges() {
     assert_eq!(d.merged.unwrap().strides(), &[8]);
 }
 
-// Witness (seed 001, corrected): v1 = (10,3,3):(σ1,σ2,σ3), v2 = (s):(4). s <= 3 always
+// Witness (the Lean formalisation's overflow example, corrected): v1 = (10,3,3):(σ1,σ2,σ3), v2 = (s):(4). s <= 3 always
 // merges; s ∈ {4,5} needs σ1 = 2σ2 + 3σ3; s >= 6 also needs σ1 = 3σ2.
 #[test]
-fn seed_001_thresholds() {
+fn overflow_example_thresholds() {
     let merges = |s: i64, sigma: [i64; 3]| {
         let v1 = FlatView::new(vec![10, 3, 3], sigma.to_vec(), 0, None).unwrap();
         let v2 = FlatView::new(vec![s], vec![4], 0, None).unwrap();
@@ -128,7 +128,7 @@ fn seed_001_thresholds() {
     }
 }
 
-// Witness: the Lean lemma `View.compose_is_increasing` is false: (2,3):(0,1) read by
+// Witness: the Lean formalisation's (Tensorlayouts) lemma `View.compose_is_increasing` is false: (2,3):(0,1) read by
 // (4):(1) gives [0,1,2,0]; and that composition does not merge.
 #[test]
 fn lean_lemma_counterexample() {

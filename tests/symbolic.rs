@@ -72,7 +72,10 @@ fn text_of_the_protocol_examples() {
         assert_eq!(s.show(&p).to_string(), t);
     }
     assert_eq!(s.show(&s.clone().parse("1+N-N").unwrap()).to_string(), "1");
-    assert_eq!(s.show(&s.clone().parse("N*2*N").unwrap()).to_string(), "2*N*N");
+    assert_eq!(
+        s.show(&s.clone().parse("N*2*N").unwrap()).to_string(),
+        "2*N*N"
+    );
 }
 
 #[test]
@@ -91,30 +94,96 @@ fn hostile_symbolic_input_gets_a_clear_error() {
     assert!(s.parse(&"x".repeat(65)).is_err());
     // High degree.
     let e = s.parse("N*N*N*N*N*N*N*N*N").unwrap_err();
-    assert!(matches!(e, Error::LimitExceeded { limit: "max_degree", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::LimitExceeded {
+                limit: "max_degree",
+                ..
+            }
+        ),
+        "{e}"
+    );
     let n8 = s.parse("N*N*N*N").unwrap();
-    assert!(matches!(n8.mul(&n8).unwrap().mul(&n8), Err(Error::LimitExceeded { limit: "max_degree", .. })));
+    assert!(matches!(
+        n8.mul(&n8).unwrap().mul(&n8),
+        Err(Error::LimitExceeded {
+            limit: "max_degree",
+            ..
+        })
+    ));
     // Thousands of symbols, many terms.
     let many: Vec<String> = (0..3000).map(|k| format!("s{k}")).collect();
     let e = s.parse(&many.join("+")).unwrap_err();
     assert!(matches!(e, Error::LimitExceeded { .. }), "{e}");
     let mut s = Symbols::new();
     let e = s.parse(&many[..100].join("+")).unwrap_err();
-    assert!(matches!(e, Error::LimitExceeded { limit: "max_symbols", .. }), "{e}");
-    let mut few = Symbols::with_limits(Limits { max_terms: 3, ..Limits::default() });
+    assert!(
+        matches!(
+            e,
+            Error::LimitExceeded {
+                limit: "max_symbols",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let mut few = Symbols::with_limits(Limits {
+        max_terms: 3,
+        ..Limits::default()
+    });
     let e = few.parse("N*N*N+N*N+N+1").unwrap_err();
-    assert!(matches!(e, Error::LimitExceeded { limit: "max_terms", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::LimitExceeded {
+                limit: "max_terms",
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Empty or malformed text.
     for bad in ["", "N+", "+N", "N**2", "2N", "N/2", "N^2", "(N)"] {
         assert!(Symbols::new().parse(bad).is_err(), "{bad:?}");
     }
     // Layout text.
     for bad in ["(N,4:(1,N)", "N", "(N,4):(1,N,1)", "(N,,4):(1,1)", "N-N:1"] {
-        assert!(SymLayout::parse(bad, &mut Symbols::new()).is_err(), "{bad:?}");
+        assert!(
+            SymLayout::parse(bad, &mut Symbols::new()).is_err(),
+            "{bad:?}"
+        );
     }
-    assert!(Symbols::new().assume("N", Assume { min: 5, max: 7, divisible_by: 8 }).is_err());
-    assert!(Symbols::new().assume("N", Assume { min: 5, max: 4, divisible_by: 1 }).is_err());
-    assert!(Symbols::new().assume("N", Assume { min: 5, max: 9, divisible_by: 0 }).is_err());
+    assert!(Symbols::new()
+        .assume(
+            "N",
+            Assume {
+                min: 5,
+                max: 7,
+                divisible_by: 8
+            }
+        )
+        .is_err());
+    assert!(Symbols::new()
+        .assume(
+            "N",
+            Assume {
+                min: 5,
+                max: 4,
+                divisible_by: 1
+            }
+        )
+        .is_err());
+    assert!(Symbols::new()
+        .assume(
+            "N",
+            Assume {
+                min: 5,
+                max: 9,
+                divisible_by: 0
+            }
+        )
+        .is_err());
 }
 
 // ---------------------------------------------------------------------------
@@ -179,8 +248,23 @@ proptest! {
 #[test]
 fn the_prover_decides_the_facts_the_algebra_needs() {
     let mut s = Symbols::new();
-    s.assume("N", Assume { divisible_by: 4, ..Assume::default() }).unwrap();
-    s.assume("M", Assume { min: 8, max: 64, divisible_by: 1 }).unwrap();
+    s.assume(
+        "N",
+        Assume {
+            divisible_by: 4,
+            ..Assume::default()
+        },
+    )
+    .unwrap();
+    s.assume(
+        "M",
+        Assume {
+            min: 8,
+            max: 64,
+            divisible_by: 1,
+        },
+    )
+    .unwrap();
     let p = |t: &str| s.clone().parse(t).unwrap();
     let (n, m) = (p("N"), p("M"));
     let cases = [
@@ -215,18 +299,30 @@ fn text(shape: &[i64], stride: &[i64], k: Option<(usize, bool)>) -> String {
         Some((j, st)) if j == i && st == is_stride => "N".to_string(),
         _ => v.to_string(),
     };
-    let s: Vec<String> = shape.iter().enumerate().map(|(i, &v)| leaf(v, i, false)).collect();
-    let d: Vec<String> = stride.iter().enumerate().map(|(i, &v)| leaf(v, i, true)).collect();
+    let s: Vec<String> = shape
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| leaf(v, i, false))
+        .collect();
+    let d: Vec<String> = stride
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| leaf(v, i, true))
+        .collect();
     format!("({}):({})", s.join(","), d.join(","))
 }
 
 /// `A(B(i))` for every `i < size(B)`, or `None` when some value is not defined.
 fn composed(a: &Layout, b: &Layout) -> Option<Vec<i64>> {
-    (0..b.size()).map(|i| a.eval(b.eval(i).ok()?).ok()).collect()
+    (0..b.size())
+        .map(|i| a.eval(b.eval(i).ok()?).ok())
+        .collect()
 }
 
 fn values(l: &Layout) -> Vec<i64> {
-    (0..l.size()).map(|i| l.eval(i).expect("in domain")).collect()
+    (0..l.size())
+        .map(|i| l.eval(i).expect("in domain"))
+        .collect()
 }
 
 /// The allowed values of N (id 0) in its range.
@@ -259,10 +355,27 @@ fn check_compose(ta: &str, tb: &str, s: &mut Symbols, census: &mut Census) {
             census.answered += 1;
             for n in allowed(s) {
                 let (ca, cb, want, exact) = concrete(n);
-                let got = r.bind(s, &[n]).unwrap_or_else(|e| panic!("{ta} o {tb} = {} at N={n}: {e}", r.show(s)));
-                assert_eq!(got.size(), cb.size(), "{ta} o {tb} = {} at N={n}", r.show(s));
-                assert_eq!(Some(values(&got)), want, "{ta} o {tb} = {} at N={n}", r.show(s));
-                let exact = exact.unwrap_or_else(|e| panic!("{ca} o {cb} refused concretely ({e}), symbolic {}", r.show(s)));
+                let got = r
+                    .bind(s, &[n])
+                    .unwrap_or_else(|e| panic!("{ta} o {tb} = {} at N={n}: {e}", r.show(s)));
+                assert_eq!(
+                    got.size(),
+                    cb.size(),
+                    "{ta} o {tb} = {} at N={n}",
+                    r.show(s)
+                );
+                assert_eq!(
+                    Some(values(&got)),
+                    want,
+                    "{ta} o {tb} = {} at N={n}",
+                    r.show(s)
+                );
+                let exact = exact.unwrap_or_else(|e| {
+                    panic!(
+                        "{ca} o {cb} refused concretely ({e}), symbolic {}",
+                        r.show(s)
+                    )
+                });
                 assert_eq!(values(&exact), values(&got));
             }
         }
@@ -283,13 +396,20 @@ fn check_compose(ta: &str, tb: &str, s: &mut Symbols, census: &mut Census) {
             if allowed(&more).is_empty() {
                 return;
             }
-            let (a2, b2) = (SymLayout::parse(ta, &mut more), SymLayout::parse(tb, &mut more));
+            let (a2, b2) = (
+                SymLayout::parse(ta, &mut more),
+                SymLayout::parse(tb, &mut more),
+            );
             let r = a2.and_then(|a| a.compose(&b2?, &more));
             let r = r.unwrap_or_else(|e| panic!("{ta} o {tb}: needs {needs:?} added, still {e}"));
             census.answered_after_needs += 1;
             for n in allowed(&more) {
                 let (_, _, want, _) = concrete(n);
-                assert_eq!(Some(values(&r.bind(&more, &[n]).unwrap())), want, "{ta} o {tb} at N={n}");
+                assert_eq!(
+                    Some(values(&r.bind(&more, &[n]).unwrap())),
+                    want,
+                    "{ta} o {tb} at N={n}"
+                );
             }
         }
         Err(e) => panic!("{ta} o {tb}: {e} is not a refusal naming facts"),
@@ -310,8 +430,7 @@ fn parse_need(s: &mut Symbols, need: &str) -> Option<Fact> {
 }
 
 fn flat(max_rank: usize) -> impl Strategy<Value = (Vec<i64>, Vec<i64>)> {
-    prop::collection::vec((1i64..=6, 0i64..=12), 1..=max_rank)
-        .prop_map(|v| v.into_iter().unzip())
+    prop::collection::vec((1i64..=6, 0i64..=12), 1..=max_rank).prop_map(|v| v.into_iter().unzip())
 }
 
 proptest! {
@@ -348,7 +467,15 @@ fn compose_census_over_random_abstractions() {
     // refused, answered once the needs are added (and all checked).
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let mut census = Census::default();
-    let strat = (flat(3), flat(2), any::<bool>(), 0usize..3, any::<bool>(), 0i64..3, 0i64..3);
+    let strat = (
+        flat(3),
+        flat(2),
+        any::<bool>(),
+        0usize..3,
+        any::<bool>(),
+        0i64..3,
+        0i64..3,
+    );
     for _ in 0..3000 {
         let ((sa, da), (sb, db), in_a, leaf, is_stride, below, above) =
             strat.new_tree(&mut runner).unwrap().current();
@@ -359,7 +486,15 @@ fn compose_census_over_random_abstractions() {
             continue; // a fixed N is a constant: the concrete path
         }
         let mut s = Symbols::new();
-        s.assume("N", Assume { min: (v - below * v).max(1), max: v + above * v, divisible_by: v }).unwrap();
+        s.assume(
+            "N",
+            Assume {
+                min: (v - below * v).max(1),
+                max: v + above * v,
+                divisible_by: v,
+            },
+        )
+        .unwrap();
         let spot = Some((k, is_stride));
         let (ta, tb) = if in_a {
             (text(&sa, &da, spot), text(&sb, &db, None))
@@ -393,11 +528,23 @@ fn check_unary(
             for n in allowed(s) {
                 let bound: Vec<Layout> = ls.iter().map(|l| l.bind(s, &[n]).unwrap()).collect();
                 let want = conc(&bound, n).unwrap_or_else(|e| {
-                    panic!("{what} {texts:?} = {} over N, refused at N={n}: {e}", r.show(s))
+                    panic!(
+                        "{what} {texts:?} = {} over N, refused at N={n}: {e}",
+                        r.show(s)
+                    )
                 });
                 let got = r.bind(s, &[n]).unwrap();
-                assert_eq!(values(&got), values(&want), "{what} {texts:?} = {} at N={n} vs {want}", r.show(s));
-                assert_eq!(got.shape().rank(), want.shape().rank(), "{what} {texts:?} at N={n}");
+                assert_eq!(
+                    values(&got),
+                    values(&want),
+                    "{what} {texts:?} = {} at N={n} vs {want}",
+                    r.show(s)
+                );
+                assert_eq!(
+                    got.shape().rank(),
+                    want.shape().rank(),
+                    "{what} {texts:?} at N={n}"
+                );
             }
             Some(true)
         }
@@ -409,7 +556,14 @@ fn check_unary(
 /// Random flat layout text with one leaf (or none) replaced by N, and N's
 /// assumptions: multiples of a divisor of the replaced value around it.
 fn abstracted() -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize, bool, i64, i64, usize)> {
-    (flat(3), 0usize..3, any::<bool>(), 0i64..3, 0i64..3, 0usize..4)
+    (
+        flat(3),
+        0usize..3,
+        any::<bool>(),
+        0i64..3,
+        0i64..3,
+        0usize..4,
+    )
         .prop_map(|((s, d), k, st, lo, hi, dp)| (s, d, k, st, lo, hi, dp))
 }
 
@@ -420,7 +574,15 @@ fn n_for(v: i64, below: i64, above: i64, div_pick: usize) -> Option<Symbols> {
     let divs: Vec<i64> = (1..=v).filter(|d| v % d == 0).collect();
     let d = divs[div_pick % divs.len()];
     let mut s = Symbols::new();
-    s.assume("N", Assume { min: (v - below * d).max(1), max: v + above * d, divisible_by: d }).ok()?;
+    s.assume(
+        "N",
+        Assume {
+            min: (v - below * d).max(1),
+            max: v + above * d,
+            divisible_by: d,
+        },
+    )
+    .ok()?;
     Some(s)
 }
 
@@ -441,7 +603,6 @@ proptest! {
             |l, n| l[0].complement(if sym_cot { n } else { cot }));
     }
 }
-
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1500))]
@@ -470,6 +631,9 @@ proptest! {
     }
 }
 
+/// One symbolic operation of the census, on a table of symbols.
+type Run<'a> = dyn Fn(&mut Symbols) -> Option<bool> + 'a;
+
 #[test]
 fn census_of_complement_divide_and_product_answers() {
     // The property tests above pass vacuously if nothing is answered: count
@@ -487,22 +651,40 @@ fn census_of_complement_divide_and_product_answers() {
             (false, true) => tb_d[k],
             (false, false) => tb_s[k],
         };
-        let Some(s) = n_for(v, below, above, dp) else { continue };
+        let Some(s) = n_for(v, below, above, dp) else {
+            continue;
+        };
         let spot = Some((k, is_stride));
         let ta = text(&sh, &st, if in_a { spot } else { None });
         let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
-        let runs: [(&str, &dyn Fn(&mut Symbols) -> Option<bool>); 3] = [
+        let runs: [(&str, &Run); 3] = [
             ("complement", &|s| {
                 let m = Poly::constant(48);
-                check_unary("complement", &[&ta], s, |l, s| l[0].complement(&m, s), |l, _| l[0].complement(48))
+                check_unary(
+                    "complement",
+                    &[&ta],
+                    s,
+                    |l, s| l[0].complement(&m, s),
+                    |l, _| l[0].complement(48),
+                )
             }),
             ("divide", &|s| {
-                check_unary("logical_divide", &[&ta, &tb], s,
-                    |l, s| l[0].logical_divide(&l[1], s), |l, _| l[0].logical_divide(&l[1]))
+                check_unary(
+                    "logical_divide",
+                    &[&ta, &tb],
+                    s,
+                    |l, s| l[0].logical_divide(&l[1], s),
+                    |l, _| l[0].logical_divide(&l[1]),
+                )
             }),
             ("product", &|s| {
-                check_unary("logical_product", &[&ta, &tb], s,
-                    |l, s| l[0].logical_product(&l[1], s), |l, _| l[0].logical_product(&l[1]))
+                check_unary(
+                    "logical_product",
+                    &[&ta, &tb],
+                    s,
+                    |l, s| l[0].logical_product(&l[1], s),
+                    |l, _| l[0].logical_product(&l[1]),
+                )
             }),
         ];
         for (i, (_, run)) in runs.iter().enumerate() {
@@ -512,8 +694,10 @@ fn census_of_complement_divide_and_product_answers() {
             }
         }
     }
-    eprintln!("answered/tried: complement {}/{}, divide {}/{}, product {}/{}",
-        answered[0], tried[0], answered[1], tried[1], answered[2], tried[2]);
+    eprintln!(
+        "answered/tried: complement {}/{}, divide {}/{}, product {}/{}",
+        answered[0], tried[0], answered[1], tried[1], answered[2], tried[2]
+    );
     assert!(answered.iter().all(|&a| a > 100), "{answered:?}");
 }
 
@@ -524,7 +708,15 @@ fn census_of_complement_divide_and_product_answers() {
 fn syms(assume: &[(&str, i64, i64, i64)]) -> Symbols {
     let mut s = Symbols::new();
     for &(n, min, max, d) in assume {
-        s.assume(n, Assume { min, max, divisible_by: d }).unwrap();
+        s.assume(
+            n,
+            Assume {
+                min,
+                max,
+                divisible_by: d,
+            },
+        )
+        .unwrap();
     }
     s
 }
@@ -553,7 +745,12 @@ fn same_at(got: &SymLayout, want: impl Fn(&[i64]) -> Layout, s: &Symbols, picks:
     assert!(bindings.len() > 2);
     for b in bindings {
         let (g, w) = (got.bind(s, &b).unwrap(), want(&b));
-        assert_eq!(values(&g), values(&w), "{} at {b:?}: {g} vs {w}", got.show(s));
+        assert_eq!(
+            values(&g),
+            values(&w),
+            "{} at {b:?}: {g} vs {w}",
+            got.show(s)
+        );
     }
 }
 
@@ -563,7 +760,12 @@ fn coalesce_of_the_issue_example_and_row_major() {
     let l = SymLayout::parse("(N,(4,8)):(32,(8,1))", &mut s).unwrap();
     let c = l.coalesce(&s).unwrap();
     assert_eq!(c.show(&s).to_string(), "32*N:1");
-    same_at(&c, |b| l.bind(&s, b).unwrap().coalesce(), &s, &[1, 2, 3, 17]);
+    same_at(
+        &c,
+        |b| l.bind(&s, b).unwrap().coalesce(),
+        &s,
+        &[1, 2, 3, 17],
+    );
     // (N,4):(1,N) never coalesces: a transpose (CuTe does not either).
     let t = SymLayout::parse("(N,4):(1,N)", &mut s).unwrap();
     assert_eq!(t.coalesce(&s).unwrap().show(&s).to_string(), "(N,4):(1,N)");
@@ -586,13 +788,30 @@ fn compose_refuses_what_cute_answers_wrongly() {
     assert_eq!(r.show(&s).to_string(), "4:1");
     let t = SymLayout::parse("(4,N):(1,4)", &mut s).unwrap();
     let err = t.compose(&b, &s).unwrap_err();
-    let Error::NeedsFacts { needs, .. } = &err else { panic!("{err}") };
+    let Error::NeedsFacts { needs, .. } = &err else {
+        panic!("{err}")
+    };
     assert_eq!(needs, &["N >= 4"]);
-    assert!(t.bind(&s, &[3]).unwrap().compose(&b.bind(&s, &[3]).unwrap()).is_err());
-    s.add_fact(&Fact::ge(&s.clone().parse("N").unwrap(), &4.into()).unwrap()).unwrap();
+    assert!(t
+        .bind(&s, &[3])
+        .unwrap()
+        .compose(&b.bind(&s, &[3]).unwrap())
+        .is_err());
+    s.add_fact(&Fact::ge(&s.clone().parse("N").unwrap(), &4.into()).unwrap())
+        .unwrap();
     let r = t.compose(&b, &s).unwrap();
     assert_eq!(r.show(&s).to_string(), "4:4");
-    same_at(&r, |v| t.bind(&s, v).unwrap().compose(&b.bind(&s, v).unwrap()).unwrap(), &s, &[4, 5, 9]);
+    same_at(
+        &r,
+        |v| {
+            t.bind(&s, v)
+                .unwrap()
+                .compose(&b.bind(&s, v).unwrap())
+                .unwrap()
+        },
+        &s,
+        &[4, 5, 9],
+    );
 }
 
 #[test]
@@ -604,10 +823,15 @@ fn kv_cache_window_batch_dimension_and_gemm_tiles() {
     let window = SymLayout::parse("(B,sp,16):(128*L,128,1)", &mut s).unwrap();
     let r = cache.compose(&window, &s).unwrap();
     assert_eq!(r.show(&s).to_string(), "(B,sp,16):(128*L,128,1)");
-    same_at(&r, |v| {
-        let (c, w) = (cache.bind(&s, v).unwrap(), window.bind(&s, v).unwrap());
-        c.compose(&w).unwrap()
-    }, &s, &[1, 2, 3]);
+    same_at(
+        &r,
+        |v| {
+            let (c, w) = (cache.bind(&s, v).unwrap(), window.bind(&s, v).unwrap());
+            c.compose(&w).unwrap()
+        },
+        &s,
+        &[1, 2, 3],
+    );
 
     // A batch dimension over a 32x32 tile: reshape (B,32,32) to (B,1024).
     let mut s = syms(&[("B", 1, 64, 1)]);
@@ -625,18 +849,32 @@ fn kv_cache_window_batch_dimension_and_gemm_tiles() {
     let mut s = syms(&[("Mt", 1, 8, 1), ("Kt", 1, 8, 1)]);
     let a = SymLayout::parse("(128*Mt,32*Kt):(32*Kt,1)", &mut s).unwrap();
     let rows = SymLayout::parse("128*Mt:1", &mut s).unwrap();
-    let d = rows.logical_divide(&SymLayout::parse("128:1", &mut s).unwrap(), &s).unwrap();
+    let d = rows
+        .logical_divide(&SymLayout::parse("128:1", &mut s).unwrap(), &s)
+        .unwrap();
     assert_eq!(d.show(&s).to_string(), "(Mt,128):(128,1)");
     // The tile at (0,0): rows of 32 with stride 32*Kt.
     let tile = SymLayout::parse("(128,32):(32*Kt,1)", &mut s).unwrap();
     let t = a.compose(&tile, &s).unwrap();
     assert_eq!(t.show(&s).to_string(), "(128,32):(32*Kt,1)");
-    same_at(&t, |v| a.bind(&s, v).unwrap().compose(&tile.bind(&s, v).unwrap()).unwrap(), &s, &[1, 2, 5]);
+    same_at(
+        &t,
+        |v| {
+            a.bind(&s, v)
+                .unwrap()
+                .compose(&tile.bind(&s, v).unwrap())
+                .unwrap()
+        },
+        &s,
+        &[1, 2, 5],
+    );
     // M itself, with M % 128 == 0 assumed, divides too, but the tile count
     // M/128 is no polynomial: the refusal says how to write it.
     let mut s = syms(&[("M", 128, 1024, 128)]);
     let rows = SymLayout::parse("M:1", &mut s).unwrap();
-    let err = rows.logical_divide(&SymLayout::parse("128:1", &mut s).unwrap(), &s).unwrap_err();
+    let err = rows
+        .logical_divide(&SymLayout::parse("128:1", &mut s).unwrap(), &s)
+        .unwrap_err();
     assert!(err.to_string().contains("not a polynomial"), "{err}");
 }
 
@@ -652,7 +890,9 @@ fn two_symbols_compose_and_a_forced_refusal() {
     let b2 = SymLayout::parse("(M,4):(N,1)", &mut s).unwrap();
     let a2 = SymLayout::parse("(M,N):(1,M)", &mut s).unwrap();
     let err = a2.compose(&b2, &s).unwrap_err();
-    let Error::NeedsFacts { needs, .. } = &err else { panic!("{err}") };
+    let Error::NeedsFacts { needs, .. } = &err else {
+        panic!("{err}")
+    };
     assert_eq!(needs, &["N >= 4"], "{err}");
     for b in each_binding(&s, &[1, 2, 3, 8]) {
         let (ca, cb) = (a2.bind(&s, &b).unwrap(), b2.bind(&s, &b).unwrap());

@@ -10,7 +10,7 @@ fn t(shape: &[i64]) -> ViewStack {
 
 #[test]
 fn transpose_flatten_is_one_hierarchical_view() {
-    // Invariant: reshape nests instead of stacking. Witness: the design card's (10,10)^T -> (100,).
+    // Invariant: reshape nests instead of stacking. Witness: tinygrad PR #3988's (10,10)^T -> (100,).
     let s = t(&[10, 10])
         .permute(&[1, 0])
         .unwrap()
@@ -371,4 +371,138 @@ fn a_flip_leaves_the_constraints_in_canonical_form() {
     (s, a) = (s.flip(&flags).unwrap(), a.flip(&flags));
     let got: Vec<i64> = s.offsets().map(|o| o.unwrap_or(-1)).collect();
     assert_eq!((s.shape(), got), (a.shape.clone(), a.data));
+}
+
+/// The leaf coordinates `x` of `v` at dimension coordinates `i`, by the rule
+/// `docs/views.md` states: each dimension's leaves are the row-major digits of
+/// `i_d` (plus the window's start when it has one).
+fn leaf_coords(v: &hlayout::View, i: &[i64]) -> Vec<i64> {
+    let ext = v.leaf_extents();
+    let mut x = vec![0; ext.len()];
+    for (d, &id) in i.iter().enumerate() {
+        let mut r = id + v.window(d).map_or(0, |w| w.start());
+        for k in v.dim_leaves(d).rev() {
+            x[k] = r.rem_euclid(ext[k]);
+            r = r.div_euclid(ext[k]);
+        }
+    }
+    x
+}
+
+#[test]
+fn view_text_form() {
+    // Invariant: the view text form and its x's are what docs/views.md ("The text form") says:
+    // x_k is leaf k's coordinate, the row-major digits of the dimension coordinates i_d that
+    // the kernel uses; offset + Σ stride_k·x_k and the constraints on x give the element.
+    // Witness: every row of that section's table.
+    use hlayout::codegen::{self, Input, Lang};
+    let pad = || t(&[4, 4]).pad(&[(1, 1), (0, 0)]).unwrap();
+    let tr = || {
+        t(&[10, 10])
+            .permute(&[1, 0])
+            .unwrap()
+            .reshape(&[100])
+            .unwrap()
+    };
+    let rows: [(ViewStack, &str, &str, &str); 7] = [
+        (
+            pad(),
+            "(6,4):(4,1)-4 if 1<=x0<5",
+            "i0 * 4 + i1 - 4",
+            "i0 >= 1 && i0 < 5",
+        ),
+        (
+            pad().reshape(&[24]).unwrap(),
+            "((6,4)):((4,1))-4 if 1<=x0<5",
+            "i0 - 4",
+            "i0 >= 4 && i0 < 20",
+        ),
+        (tr(), "((10,10)):((1,10))", "i0 * 10 - i0 / 10 * 99", "1"),
+        (
+            tr().pad(&[(1, 1)]).unwrap(),
+            "((10,10)):((1,10)) with d0 reading [-1,101) valid in [0,100)",
+            "i0 * 10 - (i0 + 9) / 10 * 99 + 89",
+            "i0 >= 1 && i0 < 101",
+        ),
+        (
+            t(&[2, 6])
+                .pad(&[(0, 0), (1, 1)])
+                .unwrap()
+                .reshape(&[2, 2, 4])
+                .unwrap(),
+            "(2,2,4):(6,4,1)-1 if 1<=4*x1+x2<7",
+            "i0 * 6 + i1 * 4 + i2 - 1",
+            "i1 * 4 + i2 >= 1 && i1 * 4 + i2 < 7",
+        ),
+        (
+            t(&[3, 4]).flip(&[true, false]).unwrap(),
+            "(3,4):(-4,1)+8",
+            "i1 - i0 * 4 + 8",
+            "1",
+        ),
+        (
+            tr().reshape(&[4, 25]).unwrap(),
+            "((10,10)):((1,10)) | (4,25):(25,1)",
+            "i0 * 250 + i1 * 10 - (i0 * 25 + i1) / 10 * 99",
+            "1",
+        ),
+    ];
+    for (s, text, index, valid) in rows {
+        assert_eq!(s.to_string(), text);
+        let k = codegen::stack(&s, Input::Coords).unwrap();
+        assert_eq!(
+            k.render(Lang::C),
+            (index.to_string(), valid.to_string()),
+            "{text}"
+        );
+        if s.views().len() != 1 {
+            continue;
+        }
+        let v = &s.views()[0];
+        let shape = s.shape();
+        for n in 0..s.size() {
+            let mut i = vec![0; shape.len()];
+            let mut r = n;
+            for (c, &e) in i.iter_mut().zip(&shape).rev() {
+                *c = r % e;
+                r /= e;
+            }
+            let x = leaf_coords(v, &i);
+            let dot = |a: &[i64]| a.iter().zip(&x).map(|(p, q)| p * q).sum::<i64>();
+            let windows_ok = (0..shape.len()).all(|d| {
+                v.window(d)
+                    .is_none_or(|w| (w.lo()..w.hi()).contains(&(i[d] + w.start())))
+            });
+            let ok = windows_ok
+                && v.constraints()
+                    .iter()
+                    .all(|c| (c.lo()..c.hi()).contains(&dot(c.coeffs())));
+            let want = ok.then(|| v.offset() + dot(v.leaf_strides()));
+            assert_eq!(s.eval(&i).unwrap(), want, "{text} at {i:?}");
+        }
+    }
+}
+
+#[test]
+fn concepts_movement_table() {
+    // Invariant: docs/concepts.md §4's table of movement ops is what the ops give.
+    // Witness: each row of the table on a 4x4 tensor (expand on 1x4).
+    let rows: [(ViewStack, &str); 7] = [
+        (t(&[4, 4]).reshape(&[2, 8]).unwrap(), "(2,8):(8,1)"),
+        (t(&[4, 4]).permute(&[1, 0]).unwrap(), "(4,4):(1,4)"),
+        (t(&[1, 4]).expand(&[3, 4]).unwrap(), "(3,4):(0,1)"),
+        (
+            t(&[4, 4]).pad(&[(1, 1), (0, 0)]).unwrap(),
+            "(6,4):(4,1)-4 if 1<=x0<5",
+        ),
+        (
+            t(&[4, 4]).shrink(&[(1, 3), (0, 4)]).unwrap(),
+            "(2,4):(4,1)+4",
+        ),
+        (t(&[4, 4]).flip(&[true, false]).unwrap(), "(4,4):(-4,1)+12"),
+        (t(&[4, 4]).stride(&[2, 1]).unwrap(), "(2,4):(8,1)"),
+    ];
+    for (s, text) in rows {
+        assert_eq!(s.to_string(), text);
+    }
 }

@@ -48,7 +48,7 @@ proptest! {
 
 #[test]
 fn headline_reshapes_agree() {
-    // Invariant: both paths give the design card's answers. Witness: (10,10):(1,10).
+    // Invariant: both paths give tinygrad PR #3988's answers. Witness: (10,10):(1,10).
     let l: Layout = "(10,10):(1,10)".parse().unwrap();
     for (shape, one) in [
         (vec![100], true),

@@ -15,8 +15,13 @@ use std::fmt::Write;
 
 use hlayout::Layout;
 
-/// Largest grid printed in full; bigger layouts print their first rows only.
+/// Most cells printed: bigger grids print their first rows and columns.
 pub const MAX_GRID_CELLS: i64 = 4096;
+
+/// Most columns printed: wider grids print their first columns, then an
+/// ellipsis column `...`, so no line grows with the layout (a 1024x1024
+/// layout prints 32 columns, not 1024).
+pub const MAX_GRID_COLS: i64 = 32;
 
 /// The layout, its size and cosize, coalesced form, flatten report and offset grid.
 ///
@@ -74,12 +79,20 @@ pub fn grid(l: &Layout) -> String {
 ///
 /// ```
 /// assert_eq!(hlayout_cli::show::grid_of(1, 3, |i| 10 * i), "     0  1  2\n  +---------\n0 |  0 10 20\n");
+/// // Wider than MAX_GRID_COLS: the first 32 columns, then an ellipsis column.
+/// let wide = hlayout_cli::show::grid_of(2, 2 * 40, |i| i % 10);
+/// assert!(wide.lines().nth(2).unwrap().ends_with("  0  1 ..."));
+/// assert!(wide.ends_with("... (8 more columns)\n"));
 /// ```
+///
+/// At most [`MAX_GRID_COLS`] columns and [`MAX_GRID_CELLS`] cells are
+/// printed, so the text is O(min(size, MAX_GRID_CELLS)) whatever the layout.
 pub fn grid_of(rows: i64, size: i64, at: impl Fn(i64) -> i64) -> String {
     let cols = size / rows;
-    // At most MAX_GRID_CELLS cells: the first rows and columns.
-    let shown_cols = cols.min(MAX_GRID_CELLS);
+    // At most MAX_GRID_COLS columns and MAX_GRID_CELLS cells: the first ones.
+    let shown_cols = cols.min(MAX_GRID_COLS);
     let shown_rows = rows.min((MAX_GRID_CELLS / shown_cols.max(1)).max(1));
+    let cut_cols = shown_cols < cols;
     let cells: Vec<Vec<i64>> = (0..shown_rows)
         .map(|r| (0..shown_cols).map(|c| at(r * cols + c)).collect())
         .collect();
@@ -96,21 +109,38 @@ pub fn grid_of(rows: i64, size: i64, at: impl Fn(i64) -> i64) -> String {
     for c in 0..shown_cols {
         let _ = write!(out, " {c:>width$}");
     }
+    if cut_cols {
+        out.push_str(" ...");
+    }
     let _ = writeln!(out);
-    let rule = "-".repeat(usize::try_from(shown_cols).unwrap_or(0) * (width + 1));
-    let _ = writeln!(out, "{:label$} +{rule}", "");
+    let ruled = usize::try_from(shown_cols).unwrap_or(0) * (width + 1) + 4 * usize::from(cut_cols);
+    let _ = writeln!(out, "{:label$} +{}", "", "-".repeat(ruled));
     for (r, row) in cells.iter().enumerate() {
         let _ = write!(out, "{r:>label$} |");
         for v in row {
             let _ = write!(out, " {v:>width$}");
         }
-        if shown_cols < cols {
-            let _ = write!(out, " ... ({} more columns)", cols - shown_cols);
+        if cut_cols {
+            out.push_str(" ...");
         }
         let _ = writeln!(out);
     }
-    if shown_rows < rows {
-        let _ = writeln!(out, "... ({} more rows)", rows - shown_rows);
+    match (shown_rows < rows, cut_cols) {
+        (true, true) => {
+            let _ = writeln!(
+                out,
+                "... ({} more rows, {} more columns)",
+                rows - shown_rows,
+                cols - shown_cols
+            );
+        }
+        (true, false) => {
+            let _ = writeln!(out, "... ({} more rows)", rows - shown_rows);
+        }
+        (false, true) => {
+            let _ = writeln!(out, "... ({} more columns)", cols - shown_cols);
+        }
+        (false, false) => {}
     }
     out
 }

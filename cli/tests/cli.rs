@@ -45,7 +45,7 @@ fn batch_answers_each_line_in_order_and_exits_zero() {
 
 #[test]
 fn show_prints_report_and_grid() {
-    // Invariant: show is the human view. Witness: seed 004's layout.
+    // Invariant: show is the human view. Witness: tinygrad PR #3988's layout.
     let out = hlayout()
         .args(["show", "(2,(2,2)):(2,(1,4))"])
         .output()
@@ -147,9 +147,50 @@ fn show_truncates_huge_layouts() {
 }
 
 #[test]
+fn show_cuts_wide_grids_by_columns() {
+    // Invariant: no grid line grows with the layout: at most MAX_GRID_COLS columns, then an
+    // ellipsis column, and a closing line counting what was cut. Witness: a 1024x1024 layout.
+    let out = hlayout()
+        .args(["show", "(1024,1024):(1024,1)"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let grid: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("flatten"))
+        .skip(1)
+        .collect();
+    // 32 cells of at most 6 digits each, the row label, the ellipsis: about 240 bytes.
+    let longest = grid.iter().map(|l| l.len()).max().unwrap();
+    assert!(longest <= 300, "a line of {longest} bytes");
+    let header: Vec<&str> = grid[0].split_whitespace().collect();
+    let columns: Vec<String> = (0..32).map(|c| c.to_string()).collect();
+    assert_eq!(&header[..32], &columns[..]);
+    assert_eq!(header[32..], ["..."]);
+    // Row 5 holds offsets 5*1024 + 0..32, then the ellipsis.
+    let row5 = grid
+        .iter()
+        .find(|l| l.trim_start().starts_with("5 |"))
+        .unwrap();
+    let cells: Vec<&str> = row5.split('|').nth(1).unwrap().split_whitespace().collect();
+    let expect: Vec<String> = (0..32).map(|c| (5 * 1024 + c).to_string()).collect();
+    assert_eq!(&cells[..32], &expect[..]);
+    assert_eq!(cells[32..], ["..."]);
+    assert_eq!(
+        *grid.last().unwrap(),
+        "... (896 more rows, 992 more columns)"
+    );
+    // A grid that fits keeps every column and has no ellipsis.
+    let out = hlayout().args(["show", "(2,32):(32,1)"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("...") && text.contains(" 31\n"));
+}
+
+#[test]
 fn show_draws_svg_and_latex() {
     // Invariant: --svg and --latex print the library's drawings, exit 0;
-    // together they are bad usage. Witness: seed 004's layout.
+    // together they are bad usage. Witness: tinygrad PR #3988's layout.
     let text = "(2,(2,2)):(2,(1,4))";
     let l: hlayout::Layout = text.parse().unwrap();
     let out = hlayout().args(["show", "--svg", text]).output().unwrap();

@@ -48,7 +48,7 @@ fn every_chain_is_exact_and_needs_no_more_views_than_tinygrad() {
 #[test]
 fn stacks_remain_only_where_no_single_view_exists() {
     // Invariant: a stack is kept only when every oracle says no single view exists.
-    // Witness: the seed's (10,10) transposed, flattened, then split (4,25).
+    // Witness: tinygrad PR #3988's (10,10) transposed, flattened, then split (4,25).
     for r in chains() {
         let out: Value = serde_json::from_str(&batch::respond(&r["request"].to_string())).unwrap();
         if out["views"].as_u64().unwrap() > 1 {

@@ -1,7 +1,12 @@
-"""The examples in the native module's docstrings run and hold."""
+"""The examples in the native module's docstrings and in python/README.md run and hold."""
 
 import doctest
 import inspect
+import pathlib
+import re
+import sys
+
+import pytest
 
 import hlayout
 from hlayout import _hlayout
@@ -22,3 +27,42 @@ def test_native_docstring_examples():
                     assert result.failed == 0, test.name
                     ran += result.attempted
     assert ran >= 56  # every example of the native docstrings (as of the kernel and swizzle bindings)
+
+
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_examples():
+    """The ```python blocks of python/README.md, in order."""
+    return re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"), re.M | re.S)
+
+
+def test_readme_examples():
+    # Every ```python block of the README is a doctest, run in order in one namespace (as
+    # pasted into one session). The pycute and tinygrad examples patch modules: restored after.
+    pytest.importorskip("numpy")  # offsets print as NumPy arrays
+    pytest.importorskip("tinygrad")
+    blocks = readme_examples()
+    assert len(blocks) >= 7  # the native API, flatten, kernels, swizzles, errors, pycute, tinygrad
+    for block in blocks:  # every block is doctest-shaped, so none goes unchecked
+        assert block.startswith(">>> "), block
+    import hlayout.tinygrad
+
+    saved = {n: m for n, m in sys.modules.items() if n == "pycute" or n.startswith("pycute.")}
+    plugged = hlayout.tinygrad.installed()  # another test may have installed the plug-in
+    hlayout.tinygrad.uninstall()  # the README shows tinygrad alone first
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    globs = {}
+    try:
+        for n, block in enumerate(blocks):
+            test = parser.get_doctest(block, globs, f"README block {n}", str(README), 0)
+            result = runner.run(test, clear_globs=False)
+            assert result.failed == 0, f"README block {n} failed:\n{block}"
+            globs = test.globs  # a DocTest copies its globals: carry them to the next block
+    finally:
+        for name in [n for n in sys.modules if n == "pycute" or n.startswith("pycute.")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+        if plugged:
+            hlayout.tinygrad.install()

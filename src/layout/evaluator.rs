@@ -18,7 +18,10 @@
 //! nothing. The fast path applies when the layout's size fits in 32 bits
 //! (then every `Pⱼ₊₁` and index does); other indices fall back to
 //! [`Layout::eval`]. Building costs one 64-bit division per leaf; evaluation
-//! one multiply-high and one multiply per term.
+//! one multiply-high and one multiply per term. When every place value is a
+//! power of two (tiles of GPU kernels usually are), the quotients are shifts
+//! instead: one shift and one multiply per term, which leaves the one
+//! multiplier port of most x86 cores half as busy.
 //!
 //! **Exact in wrapping arithmetic.** The terms are summed modulo 2^64: the
 //! true value `L(x)` lies in `i64` (the layout's span fits) and reduction
@@ -52,11 +55,27 @@ pub struct Evaluator {
     /// The carry terms `(Pⱼ₊₁, Dⱼ)` with `Dⱼ ≠ 0`, fastest first; a fixed
     /// array (no inline/heap branch on the hot path), `len` of them used.
     terms: [(Divisor, i64); MAX_TERMS],
+    /// `log2 Pⱼ₊₁` of each term when [`Self::kind`] is a shift kind (0 in
+    /// unused slots, whose difference is 0).
+    shifts: [u64; MAX_TERMS],
     len: usize,
+    /// Which unrolled sum [`Evaluator::eval`] runs.
+    kind: Kind,
     /// The fastest kept leaf's stride `α₀`.
     linear: i64,
     /// Indices below this take the fast path.
     fast_below: i64,
+}
+
+/// The unrolled sums of the fast path: by the number of terms it reads (3 or
+/// [`MAX_TERMS`]) and whether the quotients are shifts (every place value a
+/// power of two) or multiply-highs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Kind {
+    /// At most 3 terms.
+    short: bool,
+    /// Every place value a power of two.
+    pow2: bool,
 }
 
 impl Layout {
@@ -71,13 +90,19 @@ impl Layout {
         let mut e = Evaluator {
             layout: self.clone(),
             terms: [(Divisor::UNUSED, 0); MAX_TERMS],
+            shifts: [0; MAX_TERMS],
             len: 0,
+            kind: Kind {
+                short: false,
+                pow2: false,
+            },
             linear: 0,
             fast_below: 0,
         };
         if self.size() <= 1 << 32 {
             e.fast_below = e.carry_terms().map_or(0, |()| self.size());
         }
+        e.kind = e.kind();
         e
     }
 }
@@ -98,12 +123,25 @@ impl Evaluator {
             let diff = d.wrapping_sub(prev.0.wrapping_mul(prev.1));
             if diff != 0 {
                 *self.terms.get_mut(self.len)? = (Divisor::new(place.unsigned_abs()), diff);
+                self.shifts[self.len] = u64::from(place.unsigned_abs().trailing_zeros());
                 self.len += 1;
             }
             place *= a; // ≤ size
             prev = (a, d);
         }
         Some(())
+    }
+
+    /// The sum that [`Evaluator::eval`] runs for these terms.
+    fn kind(&self) -> Kind {
+        let pow2 = self.terms[..self.len]
+            .iter()
+            .zip(&self.shifts)
+            .all(|((p, _), &k)| p.divisor() == 1 << k);
+        Kind {
+            short: self.len <= 3,
+            pow2,
+        }
     }
 
     /// `L(i)`, as [`Layout::eval`].
@@ -124,11 +162,24 @@ impl Evaluator {
         // A fixed trip count unrolls the sum; unused terms add 0 (their
         // multiplier and difference are 0). One predictable branch, where a
         // jump per exact count cost more.
-        Ok(if self.len <= 3 {
-            self.sum::<3>(x)
-        } else {
-            self.sum::<MAX_TERMS>(x)
+        // Two flags, not a four-way `match` (which compiles to an indirect
+        // jump through a table: three more instructions per call).
+        Ok(match (self.kind.short, self.kind.pow2) {
+            (true, true) => self.shifted::<3>(x),
+            (true, false) => self.sum::<3>(x),
+            (false, true) => self.shifted::<MAX_TERMS>(x),
+            (false, false) => self.sum::<MAX_TERMS>(x),
         })
+    }
+
+    /// [`Self::sum`] when every place value is a power of two: `⌊x / 2^k⌋ = x >> k`.
+    #[inline(always)]
+    fn shifted<const N: usize>(&self, x: u64) -> i64 {
+        let mut acc = self.linear.wrapping_mul(x as i64); // x < 2^32
+        for (&(_, d), &k) in self.terms[..N].iter().zip(&self.shifts[..N]) {
+            acc = acc.wrapping_add(d.wrapping_mul((x >> k) as i64));
+        }
+        acc
     }
 
     /// `α₀·x + Σ Dⱼ·⌊x / Pⱼ₊₁⌋` over the first `N` terms, wrapping.
@@ -177,6 +228,26 @@ mod tests {
         ) {
             let l = wide(&shape, &raw[..shape.len()]);
             let e = l.evaluator();
+            let n = l.size();
+            for i in (0..n.min(300)).chain(n.saturating_sub(300)..n + 3) {
+                prop_assert_eq!(e.eval(i).ok(), l.eval(i).ok(), "{} at {}", l, i);
+            }
+        }
+
+        /// Invariant: the shift sums (every place value a power of two) equal
+        /// `Layout::eval` / Witness: power-of-two extents (1 is skipped),
+        /// strides of either sign, near the wrapping limit too.
+        #[test]
+        fn shift_sums_are_exact(
+            log in prop::collection::vec(0u32..=5, 1..=8),
+            raw in prop::collection::vec(i64::MIN + 1..=i64::MAX, 8),
+            small in any::<bool>(),
+        ) {
+            let shape: Vec<i64> = log.iter().map(|&k| 1i64 << k).collect();
+            let raw: Vec<i64> = raw.iter().map(|&r| if small { r % 97 } else { r }).collect();
+            let l = wide(&shape, &raw[..shape.len()]);
+            let e = l.evaluator();
+            prop_assert!(l.size() < 2 || e.kind.pow2 || e.fast_below == 0);
             let n = l.size();
             for i in (0..n.min(300)).chain(n.saturating_sub(300)..n + 3) {
                 prop_assert_eq!(e.eval(i).ok(), l.eval(i).ok(), "{} at {}", l, i);

@@ -265,10 +265,10 @@ mod tests {
         ));
     }
 
-    // Witness: seed 001 with s = 6 and σ1 = 2σ2 + 3σ3 but σ1 != 3σ2 (two crossed
+    // Witness: the overflow example (Lean formalisation) with s = 6 and σ1 = 2σ2 + 3σ3 but σ1 != 3σ2 (two crossed
     // boundaries of opposite defects) is decided by a probe, not by the sign rule.
     #[test]
-    fn seed_001_mixed_signs() {
+    fn overflow_example_mixed_signs() {
         let r = radix(&[10, 3, 3], &[2 * 2 + 3 * 5, 2, 5]);
         let Crossing::Bent(groups) = analyse(&r, &grid(0, &[6], &[4])) else {
             panic!("expected bent boundaries");

@@ -70,11 +70,6 @@ impl Grid {
         };
         (sub, kept)
     }
-
-    /// Number of points, saturating (used for cost estimates only).
-    pub(crate) fn numel(&self) -> f64 {
-        self.ext.iter().map(|&e| e as f64).product()
-    }
 }
 
 impl Region {

@@ -20,7 +20,7 @@
 //! let v2 = FlatView::new(vec![3], vec![3], 3, None).unwrap();
 //! let v = merge(&v1, &v2).unwrap().unwrap();
 //! assert_eq!((v.strides(), v.offset()), (&[8][..], 3));
-//! // Seed 001: v1 = (10,3,3):(σ1,σ2,σ3), v2 = (6):(4) needs σ1 = 3σ2 as well.
+//! // The Lean formalisation's overflow example: v1 = (10,3,3):(σ1,σ2,σ3), v2 = (6):(4) needs σ1 = 3σ2 as well.
 //! let v1 = FlatView::new(vec![10, 3, 3], vec![2 * 2 + 3 * 5, 2, 5], 0, None).unwrap();
 //! let v2 = FlatView::new(vec![6], vec![4], 0, None).unwrap();
 //! assert_eq!(merge(&v1, &v2).unwrap(), None);
@@ -58,7 +58,8 @@ pub const MAX_SPAN: i64 = 1 << 56;
 
 /// Most points the decision's last-resort walks visit (the enumeration of a
 /// valid set that no closed-form step settled, and the walk of the residue
-/// step when residues would cost more). Past it [`merge`] answers
+/// step when residues would cost more), and most cells its residue sets
+/// touch. Past it [`merge`] answers
 /// [`Error::BudgetExceeded`]: undecided, not
 /// refused. At ~10 ns per point that is about 0.2 s.
 pub const MAX_WALKED_POINTS: i64 = 1 << 24;
@@ -152,7 +153,8 @@ impl Decision {
 /// [`Error::Overflow`] when `first`'s size or either view's span exceeds
 /// [`MAX_SPAN`], or the merged view's offset leaves `i64`;
 /// [`Error::BudgetExceeded`] (undecided) when only a walk over more than
-/// [`MAX_WALKED_POINTS`] points could settle it.
+/// [`MAX_WALKED_POINTS`] points, or residue sets of more than that many
+/// cells, could settle it.
 ///
 /// ```
 /// use hlayout::{merge, FlatView};
@@ -191,7 +193,7 @@ pub(crate) fn merge_within(
 /// assert_eq!(d.merged.unwrap().strides(), &[35]); // an "accidental" merge:
 /// assert_eq!(d.rule, Rule::Cancellation); // both carries are ⌊m/4⌋, defects ±41
 ///
-/// // Seed 001 with s = 4: the first carry pattern that could tell the defects
+/// // The overflow example (Lean formalisation) with s = 4: the first carry pattern that could tell the defects
 /// // apart (slope 2/5 between 1/3 and 4/9) needs 5 steps; v2 has 3.
 /// let v1 = FlatView::new(vec![10, 3, 3], vec![2 * 2 + 3 * 5, 2, 5], 0, None).unwrap();
 /// let v2 = FlatView::new(vec![4], vec![4], 0, None).unwrap();
@@ -275,7 +277,16 @@ fn decide_values(radix: &Digits, grid: &grid::Grid, budget: i64) -> Result<(bool
     match residue::decide(&groups, grid, budget) {
         residue::Outcome::Decided(affine, residue::Method::Residues) => Ok((affine, Rule::Residue)),
         residue::Outcome::Decided(affine, residue::Method::Walk) => Ok((affine, Rule::Enumeration)),
-        residue::Outcome::TooLarge(points) => Err(walk_too_long(points, budget)),
+        residue::Outcome::TooLarge(residue::Method::Walk, points) => {
+            Err(walk_too_long(points, budget))
+        }
+        residue::Outcome::TooLarge(residue::Method::Residues, cells) => {
+            Err(Error::BudgetExceeded {
+                what: "the merge decision's residue sets",
+                needed: i64::try_from(cells).unwrap_or(i64::MAX),
+                budget,
+            })
+        }
     }
 }
 

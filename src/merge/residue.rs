@@ -10,7 +10,8 @@
 //! each a sliding window along the cycles of `+c mod Q*`: O(Q*) per coordinate.
 //!
 //! Cost: O(r²·Q* + r·Q*·a) for residues (`a` members), O(numel·g) for the walk;
-//! [`decide`] takes the cheaper. Both are exact.
+//! [`decide`] takes the cheaper, each within the caller's budget (past it the
+//! answer is "undecided", never a guess). Both are exact.
 
 use num_integer::Integer;
 
@@ -35,29 +36,46 @@ pub(crate) enum Method {
 pub(crate) enum Outcome {
     /// Whether the map is affine, and how that was found.
     Decided(bool, Method),
-    /// Only a walk of this many points (past [`super::MAX_WALKED_POINTS`]) could tell.
-    TooLarge(i128),
+    /// Undecided: the cheaper method needs this much work (residue cells or
+    /// grid points), past the budget, and the other one is no cheaper.
+    TooLarge(Method, i128),
 }
 
 /// Whether the surviving bent groups leave the map affine on `grid`, and how
-/// that was found; a walk visits at most `budget` points.
+/// that was found. Both methods are bounded by `budget` work units: a walk
+/// visits at most `budget` points, the residue sets touch at most `budget`
+/// cells (`(r² + r·a)·Q*`, one unit each, as a walked point). The cheaper
+/// method runs if it fits; otherwise the other one if it fits; otherwise
+/// [`Outcome::TooLarge`] (never a guess).
 pub(crate) fn decide(groups: &[Group], grid: &Grid, budget: i64) -> Outcome {
     let modulus = groups
         .iter()
         .flat_map(|g| g.members.iter().map(|m| m.modulus))
         .max()
         .unwrap_or(1);
-    let members: usize = groups.iter().map(|g| g.members.len()).sum();
-    let r = grid.rank() as f64;
-    let residue_cost = (r * r + r * members as f64) * modulus as f64;
-    let walk_cost = grid.numel() * groups.len() as f64;
-    if modulus <= MAX_RESIDUE_MODULUS && residue_cost < walk_cost {
+    let budget = i128::from(budget);
+    let residue_cost = residue_cells(groups, grid.rank(), modulus);
+    let points = grid.full().volume();
+    let walk_cost = points.saturating_mul(groups.len() as i128);
+    let residues_fit = residue_cost <= budget;
+    let walk_fits = points <= budget;
+    let residues_first = modulus <= MAX_RESIDUE_MODULUS && residue_cost < walk_cost;
+    if residues_first && residues_fit {
         Outcome::Decided(by_residues(groups, grid, modulus), Method::Residues)
-    } else if grid.numel() > budget as f64 {
-        Outcome::TooLarge(grid.full().volume())
-    } else {
+    } else if walk_fits {
         Outcome::Decided(by_walk(groups, grid), Method::Walk)
+    } else if residues_first {
+        Outcome::TooLarge(Method::Residues, residue_cost)
+    } else {
+        Outcome::TooLarge(Method::Walk, points)
     }
+}
+
+/// Cells the residue sets touch: `(r² + r·a)·Q*` (`a` members), saturating.
+fn residue_cells(groups: &[Group], rank: usize, modulus: i128) -> i128 {
+    let members: usize = groups.iter().map(|g| g.members.len()).sum();
+    let r = rank as i128;
+    (r * r + r * members as i128).saturating_mul(modulus)
 }
 
 /// `G ≡ 0` on every grid point.
@@ -126,7 +144,86 @@ fn sumset(set: &[bool], step: usize, count: i64) -> Vec<bool> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // a failing test may panic
 mod tests {
+    use super::super::crossing::Wrap;
+    use super::super::identity::Boundary;
     use super::*;
+    use crate::num::Ints;
+
+    /// One bent group per `(modulus, defect)`, each with the grid's own wrap.
+    fn groups(grid: &Grid, members: &[(i128, i128)]) -> Vec<Group> {
+        members
+            .iter()
+            .map(|&(modulus, defect)| Group {
+                wrap: Wrap::new(modulus, grid.offset, &grid.stride),
+                weight: defect,
+                members: vec![Boundary { modulus, defect }],
+            })
+            .collect()
+    }
+
+    fn grid(offset: i128, ext: &[i64], stride: &[i64]) -> Grid {
+        Grid {
+            offset,
+            ext: Ints::from_slice(ext),
+            stride: Ints::from_slice(stride),
+        }
+    }
+
+    // Invariant: under any budget, `decide` either agrees with the walk over
+    // every grid point or answers TooLarge, and TooLarge only when neither
+    // method fits; budget exhaustion is reached on the residue path.
+    #[test]
+    fn budget_keeps_the_answer_exact() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: i64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as i64
+        };
+        let (mut residues, mut too_large_residues) = (0, 0);
+        for _ in 0..3000 {
+            let rank = 1 + next(3) as usize;
+            let ext: Vec<i64> = (0..rank).map(|_| 2 + next(40)).collect();
+            let stride: Vec<i64> = (0..rank).map(|_| 1 + next(30)).collect();
+            let g = grid(i128::from(next(50)), &ext, &stride);
+            let q = i128::from(2 + next(12));
+            // Nested moduli (q | q·k), opposite defects: not affine in general.
+            let k = i128::from(1 + next(4));
+            let members = [
+                (q, i128::from(1 + next(5))),
+                (q * k, -i128::from(1 + next(5))),
+            ];
+            let gs = groups(&g, &members);
+            let truth = by_walk(&gs, &g);
+            let cells = residue_cells(&gs, rank, q * k);
+            let points = g.full().volume();
+            for budget in [0, 8, 64, 500, 4096, i64::MAX] {
+                match decide(&gs, &g, budget) {
+                    Outcome::Decided(affine, method) => {
+                        assert_eq!(affine, truth, "{ext:?} {stride:?} {members:?}");
+                        residues += usize::from(method == Method::Residues);
+                        let cost = if method == Method::Residues {
+                            cells
+                        } else {
+                            points
+                        };
+                        assert!(cost <= i128::from(budget));
+                    }
+                    Outcome::TooLarge(method, needed) => {
+                        assert!(cells > i128::from(budget) || q * k > MAX_RESIDUE_MODULUS);
+                        assert!(points > i128::from(budget));
+                        too_large_residues += usize::from(method == Method::Residues);
+                        assert!(needed > i128::from(budget));
+                    }
+                }
+            }
+        }
+        assert!(
+            residues > 100 && too_large_residues > 100,
+            "{residues} {too_large_residues}"
+        );
+    }
 
     // Invariant: the sliding-window sumset equals the direct definition.
     #[test]

@@ -24,6 +24,12 @@ impl Divisor {
         }
     }
 
+    /// The divisor `d`.
+    #[inline]
+    pub(crate) fn divisor(self) -> u64 {
+        self.d
+    }
+
     /// `(n / d, n % d)` for `n < 2^32`.
     #[inline]
     pub(crate) fn div_rem(self, n: u64) -> (u64, u64) {

@@ -62,7 +62,13 @@ impl SymLayout {
     /// assert_eq!(d.show(&s).to_string(), "((Mt,128),(Kt,32)):((4096*Kt,32*Kt),(32,1))");
     /// ```
     pub fn logical_divide_by(&self, tiler: &[SymLayout], syms: &Symbols) -> Result<SymLayout> {
-        gather(self, tiler, syms, SymLayout::logical_divide, Gather::Logical)
+        gather(
+            self,
+            tiler,
+            syms,
+            SymLayout::logical_divide,
+            Gather::Logical,
+        )
     }
 
     /// `((kept…, Rests…), (Tiles…))`.
@@ -128,11 +134,23 @@ impl SymLayout {
     /// assert_eq!(p.show(&s).to_string(), "(2,(2,4*T)):(4*T,(4*T,1))");
     /// ```
     pub fn logical_product_by(&self, tiler: &[SymLayout], syms: &Symbols) -> Result<SymLayout> {
-        gather(self, tiler, syms, SymLayout::logical_product, Gather::Logical)
+        gather(
+            self,
+            tiler,
+            syms,
+            SymLayout::logical_product,
+            Gather::Logical,
+        )
     }
 }
 
-fn gather(a: &SymLayout, tiler: &[SymLayout], syms: &Symbols, op: Op, how: Gather) -> Result<SymLayout> {
+fn gather(
+    a: &SymLayout,
+    tiler: &[SymLayout],
+    syms: &Symbols,
+    op: Op,
+    how: Gather,
+) -> Result<SymLayout> {
     let modes = a.modes();
     if tiler.len() > modes.len() {
         return Err(Error::ProfileTooLong {

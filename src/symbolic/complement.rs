@@ -53,7 +53,11 @@ impl SymLayout {
             if d.is_zero() || !needs.branch_nonneg(s.sub(&Poly::constant(2))?)? {
                 continue; // extent 1 (the branch asks for the extent >= 2 when unknown)
             }
-            let abs = if needs.branch_nonneg(d.clone())? { d.clone() } else { d.neg()? };
+            let abs = if needs.branch_nonneg(d.clone())? {
+                d.clone()
+            } else {
+                d.neg()?
+            };
             needs.require(Fact::ge(&abs, &Poly::constant(1))?)?;
             // Insertion sort by stride (then extent), each comparison proved.
             let mut at = leaves.len();
@@ -144,7 +148,10 @@ pub(crate) fn exact(n: &Poly, d: &Poly, needs: &Needs<'_>) -> Result<Poly> {
     let fact = Fact::divides(d, n);
     let syms = needs.syms;
     if syms.prove(&fact) == Truth::Refuted {
-        return Err(needs.refuse(format!("{} is false for every allowed value", fact.show(syms))));
+        return Err(needs.refuse(format!(
+            "{} is false for every allowed value",
+            fact.show(syms)
+        )));
     }
     Err(needs.refuse(format!(
         "the quotient ({})/({}) is not a polynomial with integer coefficients \
@@ -162,7 +169,17 @@ pub(crate) fn pair(x: &SymLayout, y: &SymLayout) -> SymLayout {
     toks.extend_from_slice(x.profile().toks());
     toks.extend_from_slice(y.profile().toks());
     toks.push(Tok::Close);
-    let shape = x.shape_leaves().iter().chain(y.shape_leaves()).cloned().collect();
-    let stride = x.stride_leaves().iter().chain(y.stride_leaves()).cloned().collect();
+    let shape = x
+        .shape_leaves()
+        .iter()
+        .chain(y.shape_leaves())
+        .cloned()
+        .collect();
+    let stride = x
+        .stride_leaves()
+        .iter()
+        .chain(y.stride_leaves())
+        .cloned()
+        .collect();
     SymLayout::from_parts(Profile::from_toks(&toks), shape, stride)
 }

@@ -116,7 +116,10 @@ impl SymLayout {
     pub fn compose(&self, b: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
         let (a, b) = (&*self.fixed(syms), &*b.fixed(syms));
         if let (Some(a), Some(bl)) = (a.to_layout(), b.to_layout()) {
-            return a.compose(&bl).map(|r| SymLayout::from_layout(&r)).map_err(|e| concrete("compose", e));
+            return a
+                .compose(&bl)
+                .map(|r| SymLayout::from_layout(&r))
+                .map_err(|e| concrete("compose", e));
         }
         let radix = Radix::of(a, syms)?;
         let mut needs = Needs::new(syms, "compose");
@@ -129,7 +132,8 @@ impl SymLayout {
         needs.finish("the composition's structure")?;
         let r = assemble(b.profile(), parts);
         // R's extents are B's split by exact quotients (each ≥ 1 by the
-        // walk's conditions) and its size is B's: only its span is new.
+        // walk's conditions); its size (B's, which a pair built by a
+        // divide has not had checked) and its span are.
         r.validate_parts(syms, false)?;
         Ok(r)
     }
@@ -199,7 +203,12 @@ fn leaf(
     }
     let r = exact(beta, &radix.place[j], needs)?;
     if j == n {
-        spans.push(Span { start: n, end: n, b: b.clone(), beta: beta.clone() });
+        spans.push(Span {
+            start: n,
+            end: n,
+            b: b.clone(),
+            beta: beta.clone(),
+        });
         return Ok(smallvec![(b.clone(), radix.head.mul(&r)?)]);
     }
     let top = b.sub(&Poly::constant(1))?.mul(beta)?;
@@ -215,8 +224,15 @@ fn leaf(
             }
         }
     }
-    if fits == Truth::Proved || (fits == Truth::Unknown && needs.branch_lt(&top, &radix.place[j + 1])?) {
-        spans.push(Span { start: j, end: j, b: b.clone(), beta: beta.clone() });
+    if fits == Truth::Proved
+        || (fits == Truth::Unknown && needs.branch_lt(&top, &radix.place[j + 1])?)
+    {
+        spans.push(Span {
+            start: j,
+            end: j,
+            b: b.clone(),
+            beta: beta.clone(),
+        });
         return Ok(smallvec![(b.clone(), radix.alpha[j].mul(&r)?)]);
     }
     walk(radix, j, b, beta, &r, needs, spans)
@@ -250,7 +266,12 @@ fn walk(
         rest = exact(&rest, &radix.a[m], needs)?;
         m += 1;
     }
-    spans.push(Span { start: j, end: m, b: b.clone(), beta: beta.clone() });
+    spans.push(Span {
+        start: j,
+        end: m,
+        b: b.clone(),
+        beta: beta.clone(),
+    });
     out.retain(|(e, _)| !is_one(syms, e));
     if out.is_empty() {
         out.push((Poly::constant(1), Poly::zero()));

@@ -125,8 +125,16 @@ impl SymLayout {
     pub fn from_layout(l: &Layout) -> SymLayout {
         SymLayout {
             profile: l.profile().clone(),
-            shape: l.shape_leaves().iter().map(|&v| Poly::constant(v)).collect(),
-            stride: l.stride_leaves().iter().map(|&v| Poly::constant(v)).collect(),
+            shape: l
+                .shape_leaves()
+                .iter()
+                .map(|&v| Poly::constant(v))
+                .collect(),
+            stride: l
+                .stride_leaves()
+                .iter()
+                .map(|&v| Poly::constant(v))
+                .collect(),
         }
     }
 
@@ -138,8 +146,16 @@ impl SymLayout {
     /// assert_eq!(l.to_layout(), None);
     /// ```
     pub fn to_layout(&self) -> Option<Layout> {
-        let shape = self.shape.iter().map(Poly::as_const).collect::<Option<_>>()?;
-        let stride = self.stride.iter().map(Poly::as_const).collect::<Option<_>>()?;
+        let shape = self
+            .shape
+            .iter()
+            .map(Poly::as_const)
+            .collect::<Option<_>>()?;
+        let stride = self
+            .stride
+            .iter()
+            .map(Poly::as_const)
+            .collect::<Option<_>>()?;
         Layout::from_leaves(self.profile.clone(), shape, stride).ok()
     }
 
@@ -242,8 +258,7 @@ impl SymLayout {
     }
 
     /// [`SymLayout::validate`]; `extents: false` skips the extents, for
-    /// results whose extents are positive by construction (and whose size
-    /// is an operand's).
+    /// results whose extents are positive by construction.
     pub(crate) fn validate_parts(&self, syms: &Symbols, extents: bool) -> Result<()> {
         for p in self.shape.iter().chain(&self.stride) {
             syms.check(p)?;
@@ -262,9 +277,7 @@ impl SymLayout {
                 span.sub(&reach)?
             };
         }
-        if extents {
-            needs.require(Fact::at_most(&self.size()?, i64::MAX))?;
-        }
+        needs.require(Fact::at_most(&self.size()?, i64::MAX))?;
         needs.require(Fact::at_most(&span, i64::MAX))?;
         needs.finish("a valid layout (extents >= 1, size and span within i64)")
     }
@@ -317,9 +330,13 @@ impl fmt::Display for ShowLayout<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let toks = self.l.profile.toks();
         let n = self.l.shape.len();
-        write_nested(f, toks, n, |f, i| write!(f, "{}", self.syms.show(&self.l.shape[i])))?;
+        write_nested(f, toks, n, |f, i| {
+            write!(f, "{}", self.syms.show(&self.l.shape[i]))
+        })?;
         f.write_str(":")?;
-        write_nested(f, toks, n, |f, i| write!(f, "{}", self.syms.show(&self.l.stride[i])))
+        write_nested(f, toks, n, |f, i| {
+            write!(f, "{}", self.syms.show(&self.l.stride[i]))
+        })
     }
 }
 
@@ -353,17 +370,20 @@ fn parse_tuple(text: &str, base: usize, syms: &mut Symbols) -> Result<(Vec<Tok>,
             }
         } else {
             let start = pos;
-            while bytes
-                .get(pos)
-                .is_some_and(|b| !matches!(b, b'(' | b')' | b',' | b':') && !b.is_ascii_whitespace())
-            {
+            while bytes.get(pos).is_some_and(|b| {
+                !matches!(b, b'(' | b')' | b',' | b':') && !b.is_ascii_whitespace()
+            }) {
                 pos += 1;
             }
             if start == pos {
                 return Err(fail(pos, "a polynomial or '('"));
             }
             let p = syms.parse(&text[start..pos]).map_err(|e| match e {
-                Error::Parse { pos: p, expected, found } => Error::Parse {
+                Error::Parse {
+                    pos: p,
+                    expected,
+                    found,
+                } => Error::Parse {
                     pos: base + start + p,
                     expected,
                     found,

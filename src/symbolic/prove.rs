@@ -255,7 +255,12 @@ impl Iv {
                 _ => WHOLE,
             };
         }
-        let ps = [a.checked_mul(c), a.checked_mul(d), b.checked_mul(c), b.checked_mul(d)];
+        let ps = [
+            a.checked_mul(c),
+            a.checked_mul(d),
+            b.checked_mul(c),
+            b.checked_mul(d),
+        ];
         if ps.iter().any(Option::is_none) {
             return WHOLE;
         }
@@ -350,7 +355,9 @@ impl Symbols {
 
     /// The interval of `p` (the tighter of the direct and the shifted one).
     fn interval(&self, p: &Poly) -> Iv {
-        self.interval_until(p, |iv| iv.lo.is_some_and(|l| l >= 0) || iv.hi.is_some_and(|h| h < 0))
+        self.interval_until(p, |iv| {
+            iv.lo.is_some_and(|l| l >= 0) || iv.hi.is_some_and(|h| h < 0)
+        })
     }
 
     /// The direct interval of `p` when it already answers the question
@@ -445,7 +452,12 @@ impl Symbols {
 
     /// [`Symbols::fix`] without a copy when no symbol of `p` is fixed.
     pub(crate) fn fix_cow<'p>(&self, p: &'p Poly) -> std::borrow::Cow<'p, Poly> {
-        if !self.has_fixed() || !p.terms().iter().any(|t| t.0.factors().any(|f| self.fixed(f).is_some())) {
+        if !self.has_fixed()
+            || !p
+                .terms()
+                .iter()
+                .any(|t| t.0.factors().any(|f| self.fixed(f).is_some()))
+        {
             return std::borrow::Cow::Borrowed(p);
         }
         std::borrow::Cow::Owned(self.substitute_fixed(p))

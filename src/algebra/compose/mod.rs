@@ -173,7 +173,7 @@ impl Layout {
 
     /// Reshape: the view of the same elements under a new row-major shape, i.e.
     /// `self ∘ row_major(new_shape)`. It is one hierarchical layout whenever any
-    /// exists (the design card's headline), else an error.
+    /// exists (the crate's headline guarantee), else an error.
     ///
     /// # Errors
     /// [`Error::SizeMismatch`] when the sizes differ; those of [`Layout::compose`].

@@ -13,8 +13,11 @@ use crate::error::Result;
 /// the pairs of points in one block of the top.
 pub(super) struct Blocks {
     sols: Solutions,
-    /// The first point of the current block: its block, digits and index.
-    anchor: Option<(i64, SmallVec<[i64; 64]>, i64)>,
+    /// The first point of the current block: its block and index; its
+    /// digits are in `anchor_digits` (kept apart, so that a new anchor
+    /// copies only the digits, not a whole inline vector).
+    anchor: Option<(i64, i64)>,
+    anchor_digits: SmallVec<[i64; 64]>,
     diff: SmallVec<[i64; 64]>,
 }
 
@@ -23,6 +26,7 @@ impl Blocks {
         Blocks {
             sols,
             anchor: None,
+            anchor_digits: SmallVec::new(),
             diff: SmallVec::new(),
         }
     }
@@ -43,13 +47,20 @@ impl Search {
     ) -> Result<bool> {
         let k = chain.len() - 1;
         let q = self.digits[k];
-        match &b.anchor {
-            Some((q0, d0, i0)) if *q0 == q => {
+        match b.anchor {
+            Some((q0, i0)) if q0 == q => {
                 self.spend(k as i64)?;
                 b.diff.clear();
-                b.diff
-                    .extend(self.digits[..k].iter().zip(&d0[..k]).map(|(a, c)| a - c));
-                let target = i - *i0;
+                b.diff.resize(k, 0);
+                for ((d, &a), &c) in b
+                    .diff
+                    .iter_mut()
+                    .zip(&self.digits[..k])
+                    .zip(&b.anchor_digits[..k])
+                {
+                    *d = a - c;
+                }
+                let target = i - i0;
                 if !b.sols.constrain(&b.diff, target)? {
                     let high = b.sols.high;
                     self.used_both(x, i, high);
@@ -57,7 +68,11 @@ impl Search {
                 }
                 b.sols.note(x, i);
             }
-            _ => b.anchor = Some((q, self.digits.clone(), i)),
+            _ => {
+                b.anchor = Some((q, i));
+                b.anchor_digits.clear();
+                b.anchor_digits.extend_from_slice(&self.digits);
+            }
         }
         Ok(true)
     }
