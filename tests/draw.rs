@@ -21,7 +21,7 @@ fn golden(name: &str, text: &str) {
 
 /// A minimal XML well-formedness check: every tag closes in order, attribute
 /// values are quoted, text holds no bare `<` or `&`.
-fn well_formed(xml: &str) {
+pub(crate) fn well_formed(xml: &str) {
     let mut open: Vec<String> = Vec::new();
     let mut rest = xml;
     while let Some(start) = rest.find('<') {

@@ -9,6 +9,7 @@ mod algebra_props;
 mod codegen;
 mod cute_core;
 mod draw;
+mod draw_tv;
 mod edge_cases;
 mod layout_props;
 mod merge_props;

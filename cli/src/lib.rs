@@ -6,6 +6,7 @@
 //! - [`fields`]: strict reading of a request's fields (unknown fields, wrong
 //!   types and numbers beyond i64 are errors naming the field).
 //! - [`show`]: the human report behind `hlayout show`.
+//! - [`draw`]: the pictures behind `hlayout draw` (SVG or TikZ).
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
 //! - [`symbolic`]: symbolic extents (polynomial leaves, `assume`, `bind`) in
 //!   batch requests and on the command line.
@@ -16,6 +17,7 @@
 
 pub mod batch;
 pub mod composed;
+pub mod draw;
 pub mod expr;
 pub mod fields;
 pub mod show;

@@ -1,5 +1,6 @@
 //! The `hlayout` command: `batch` (JSON Lines protocol), `show` (a human
-//! report) and `expr` (a kernel's index and validity expressions).
+//! report), `expr` (a kernel's index and validity expressions) and `draw`
+//! (SVG or TikZ pictures, thread/value accesses included).
 //!
 //! Conventions: `-h`/`--help` and `--version` print to stdout and exit 0; a
 //! failed request (bad layout text) exits 1 with the error, and its position,
@@ -87,7 +88,7 @@ fn command() -> Command {
                 .arg(
                     Arg::new("svg")
                         .long("svg")
-                        .help("Print the offset grid as an SVG picture instead")
+                        .help("Print the offset grid as an SVG picture instead (as hlayout draw)")
                         .action(clap::ArgAction::SetTrue),
                 )
                 .arg(
@@ -145,6 +146,7 @@ fn command() -> Command {
                         .value_parser(layout_text),
                 ),
         )
+        .subcommand(draw_command())
         .subcommand(
             Command::new("batch")
                 .about("Answer JSON Lines requests on stdin, one reply line each (docs/batch-protocol.md)")
@@ -158,6 +160,112 @@ fn command() -> Command {
                 .arg(limit("max-degree", "Most factors in one monomial of a polynomial (at most 8)", DEFAULT_MAX_DEGREE as u64))
                 .arg(limit("max-terms", "Most terms in one polynomial", DEFAULT_MAX_TERMS as u64)),
         )
+}
+
+const DRAW_HELP: &str = "Examples:
+  hlayout draw \"(2,(2,2)):(2,(1,4))\" > layout.svg
+  hlayout draw --tikz \"Sw<3,4,3> o 0 o (8,64):(64,1)\" > swizzled.tex
+  hlayout draw --chain '{\"shape\":[3,4],\"ops\":[[\"pad\",[[1,0],[0,1]]]]}'
+  hlayout draw --tv \"(32,4):(1,32)\" --banks \"(32,4):(4,1)\"
+
+--tv ACCESS draws which thread reads each element of LAYOUT: ACCESS is a
+layout of top-level rank 2 (threads T, values V), and thread t reads element
+ACCESS(t*V + v) of LAYOUT as its value v (docs/batch-protocol.md, \"Shared
+memory\"). Cells show T<t>V<v>, coloured by thread. --banks adds the banks
+warp --warp reads: byte address LAYOUT(ACCESS(t*V+v)) * element bytes, 4-byte
+words, bank = word % 32, and a panel of distinct words per bank and value,
+with the wavefronts and the ideal. See docs/drawing.md.";
+
+fn draw_command() -> Command {
+    Command::new("draw")
+        .about("Draw a layout, a composed layout, a movement-op chain or a thread/value access (SVG, or TikZ)")
+        .after_help(DRAW_HELP)
+        .arg(
+            Arg::new("LAYOUT")
+                .help("Layout text SHAPE:STRIDE, or composed text Sw<B,M,S> o O o L")
+                .required_unless_present("chain")
+                .allow_hyphen_values(true)
+                .value_parser(layout_text),
+        )
+        .arg(
+            Arg::new("chain")
+                .long("chain")
+                .value_name("JSON")
+                .help("A chain request's {\"shape\": [..], \"ops\": [..]}, drawn through all its views (padding grey)")
+                .conflicts_with("LAYOUT"),
+        )
+        .arg(
+            Arg::new("tikz")
+                .long("tikz")
+                .help("Print a standalone TikZ (LaTeX) document instead of SVG")
+                .action(clap::ArgAction::SetTrue),
+        )
+        .arg(
+            Arg::new("tv")
+                .long("tv")
+                .value_name("ACCESS")
+                .help("Draw the thread/value access ACCESS (threads x values) on LAYOUT")
+                .allow_hyphen_values(true)
+                .value_parser(layout_text)
+                .conflicts_with("chain"),
+        )
+        .arg(
+            Arg::new("banks")
+                .long("banks")
+                .help("With --tv: show the banks one warp hits, and its wavefronts")
+                .action(clap::ArgAction::SetTrue)
+                .requires("tv"),
+        )
+        .arg(
+            Arg::new("element-bytes")
+                .long("element-bytes")
+                .value_name("B")
+                .help("With --banks: bytes per element")
+                .value_parser(["1", "2", "4"])
+                .default_value("4")
+                .requires("banks"),
+        )
+        .arg(
+            Arg::new("warp")
+                .long("warp")
+                .value_name("W")
+                .help("With --banks: the warp shown (threads 32W .. 32W+31)")
+                .value_parser(value_parser!(u32))
+                .default_value("0")
+                .requires("banks"),
+        )
+}
+
+/// `hlayout draw`: the picture on stdout (exit 0), or the error on stderr
+/// (exit 1), with a caret under the position of text that did not parse.
+fn run_draw(m: &ArgMatches) -> ExitCode {
+    let get = |name: &str| m.get_one::<String>(name).map(String::as_str);
+    let banks = m.get_flag("banks").then(|| hlayout::draw::Banks {
+        element_bytes: get("element-bytes")
+            .and_then(|b| b.parse().ok())
+            .unwrap_or(4),
+        warp: i64::from(m.get_one::<u32>("warp").copied().unwrap_or(0)),
+    });
+    let req = hlayout_cli::draw::Request {
+        layout: get("LAYOUT"),
+        chain: get("chain"),
+        tv: get("tv"),
+        banks,
+        tikz: m.get_flag("tikz"),
+    };
+    match hlayout_cli::draw::draw(&req) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("hlayout draw: {}", e.message);
+            if let Some((text, pos)) = e.at {
+                eprintln!("  {text}\n  {:>width$}", "^", width = pos + 1);
+            }
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn limits(m: &ArgMatches) -> Limits {
@@ -207,7 +315,7 @@ fn main() -> ExitCode {
                 return show_symbolic(text, &assumes, &binds, m);
             }
             if text.trim_start().starts_with("Sw<") {
-                return show_composed(text, m.get_flag("svg") || m.get_flag("latex"));
+                return show_composed(text, m.get_flag("svg"), m.get_flag("latex"));
             }
             match text.parse::<hlayout::Layout>() {
                 Ok(l) => {
@@ -230,6 +338,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(("draw", m)) => run_draw(m),
         Some(("expr", m)) => {
             let get = |name: &str| m.get_one::<String>(name).map(String::as_str);
             if let Err(e) = expr_symbols(&many(m, "assume"), get("LAYOUT"), get("chain")) {
@@ -260,15 +369,19 @@ fn main() -> ExitCode {
     }
 }
 
-/// `hlayout show` of composed text (`Sw<B,M,S> o O o L`): its report.
-fn show_composed(text: &str, drawing: bool) -> ExitCode {
-    if drawing {
-        eprintln!("hlayout show: --svg and --latex draw plain layouts, not composed ones");
-        return ExitCode::FAILURE;
-    }
+/// `hlayout show` of composed text (`Sw<B,M,S> o O o L`): its report, or
+/// its drawing.
+fn show_composed(text: &str, svg: bool, latex: bool) -> ExitCode {
     match text.parse::<hlayout::algebra::ComposedLayout>() {
         Ok(c) => {
-            print!("{}", hlayout_cli::composed::report(&c));
+            let out = if svg {
+                hlayout::draw::composed_svg(&c)
+            } else if latex {
+                hlayout::draw::composed_latex(&c)
+            } else {
+                hlayout_cli::composed::report(&c)
+            };
+            print!("{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {

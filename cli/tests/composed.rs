@@ -359,7 +359,7 @@ fn batch_names_what_is_not_defined_for_composed_layouts() {
 
 #[test]
 fn show_prints_composed_layouts() {
-    // Invariant: `hlayout show` of composed text prints its report with the offset grid of Sw(O + L(i)); bad text exits 1 naming the position; drawings are refused / Witness: COMPOSED[0], a bad swizzle, --svg.
+    // Invariant: `hlayout show` of composed text prints its report with the offset grid of Sw(O + L(i)); bad text exits 1 naming the position; --svg and --latex print the library's drawings of Sw(O + L(i)) / Witness: COMPOSED[0], a bad swizzle, --svg, --latex.
     let show = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_hlayout"))
             .arg("show")
@@ -386,5 +386,17 @@ fn show_prints_composed_layouts() {
     let bad = show(&["Sw<1,0,1> o 0 o (2,2:(1,2)"]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("parse error at byte"));
-    assert_eq!(show(&["--svg", COMPOSED[0]]).status.code(), Some(1));
+    let c: hlayout::algebra::ComposedLayout = COMPOSED[0].parse().expect("composed text");
+    let svg = show(&["--svg", COMPOSED[0]]);
+    assert!(svg.status.success(), "{svg:?}");
+    assert_eq!(
+        String::from_utf8(svg.stdout).expect("UTF-8"),
+        hlayout::draw::composed_svg(&c)
+    );
+    let tex = show(&["--latex", COMPOSED[0]]);
+    assert!(tex.status.success(), "{tex:?}");
+    assert_eq!(
+        String::from_utf8(tex.stdout).expect("UTF-8"),
+        hlayout::draw::composed_latex(&c)
+    );
 }

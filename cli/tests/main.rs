@@ -8,6 +8,7 @@ mod common;
 mod algebra_cases;
 mod cli;
 mod composed;
+mod draw;
 mod expr_cases;
 mod foundation_cases;
 mod hostile;

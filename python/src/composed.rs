@@ -108,6 +108,13 @@ impl PySwizzle {
         format!("Swizzle({}, {}, {})", s.bits(), s.base(), s.shift())
     }
 
+    /// An SVG picture of one period of the swizzle (for Jupyter): row `y`
+    /// holds `Sw(y·2^(M+|S|) + c)` for each column `c`, so each row shows
+    /// how its `B` high bits permute the columns. `None` past 2^20 offsets.
+    fn _repr_svg_(&self) -> Option<String> {
+        crate::draw::swizzle_svg(&self.inner)
+    }
+
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((
             py.get_type::<PySwizzle>().into_any(),
@@ -363,6 +370,33 @@ impl PyComposedLayout {
 
     fn __repr__(&self) -> String {
         format!("ComposedLayout('{}')", self.inner)
+    }
+
+    /// An SVG picture (for Jupyter): L's grid, each cell `Sw(O + L(i))`.
+    fn _repr_svg_(&self) -> String {
+        hlayout::draw::composed_svg(&self.inner)
+    }
+
+    /// The same grid as a standalone LaTeX document (TikZ).
+    fn latex(&self) -> String {
+        hlayout::draw::composed_latex(&self.inner)
+    }
+
+    /// The thread/value picture of `access` (a `Layout` or its text) reading
+    /// this swizzled tile, as `Layout.draw_tv` (see `TvPicture`).
+    ///
+    /// >>> c = ComposedLayout("Sw<5,0,5> o 0 o (32,32):(32,1)")
+    /// >>> c.draw_tv("(32,32):(32,1)", element_bytes=4).wavefronts[:3]
+    /// [1, 1, 1]
+    #[pyo3(signature = (access, element_bytes=None, warp=0))]
+    fn draw_tv(
+        &self,
+        access: &Bound<'_, PyAny>,
+        element_bytes: Option<i64>,
+        warp: i64,
+    ) -> PyResult<crate::draw::PyTvPicture> {
+        let a = crate::draw::access_of(access)?;
+        crate::draw::tv_of_composed(&self.inner, &a, element_bytes, warp)
     }
 
     fn __hash__(&self) -> u64 {

@@ -123,6 +123,12 @@ impl PyKernel {
         self.recipe.clone()
     }
 
+    /// An SVG picture of the index over the variables (the first one the
+    /// rows), grey where the validity is false (for Jupyter).
+    fn _repr_svg_(&self) -> String {
+        crate::draw::kernel_svg(&self.inner, self.recipe.clone())
+    }
+
     /// Kernels are equal when their variables and their texts are.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         let Ok(other) = other.downcast::<PyKernel>() else {

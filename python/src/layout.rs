@@ -405,6 +405,25 @@ impl PyLayout {
         hlayout::draw::layout_latex(&self.inner)
     }
 
+    /// The thread/value picture of `access` (a `Layout` or its text, threads
+    /// by values) reading this layout as a shared-memory tile: see
+    /// `TvPicture`. With `element_bytes` (1, 2 or 4), also the banks warp
+    /// `warp` hits.
+    ///
+    /// >>> p = Layout("(4,8):(8,1)").draw_tv("(8,4):(4,1)")
+    /// >>> p.thread_value(1, 5), p.threads_values
+    /// ((3, 1), (8, 4))
+    #[pyo3(signature = (access, element_bytes=None, warp=0))]
+    fn draw_tv(
+        &self,
+        access: &Bound<'_, PyAny>,
+        element_bytes: Option<i64>,
+        warp: i64,
+    ) -> PyResult<crate::draw::PyTvPicture> {
+        let a = crate::draw::access_of(access)?;
+        crate::draw::tv_of_layout(&self.inner, &a, element_bytes, warp)
+    }
+
     /// The kernel expressions of this layout (the crate's code generator):
     /// over its row-major rank `i` (`input="linear"`, the default: a layout is
     /// a function of its index) or over its top-level coordinates
@@ -512,6 +531,11 @@ impl PyFlatView {
 
     fn __repr__(&self) -> String {
         self.repr()
+    }
+
+    /// An SVG picture of the offsets grid, masked elements in grey (for Jupyter).
+    fn _repr_svg_(&self) -> String {
+        crate::draw::flat_view_svg(&self.inner, self.repr())
     }
 }
 

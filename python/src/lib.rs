@@ -6,6 +6,7 @@
 
 mod composed;
 mod convert;
+mod draw;
 mod errors;
 mod kernel;
 mod layout;
@@ -26,6 +27,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<composed::PySwizzle>()?;
     m.add_class::<composed::PyComposedLayout>()?;
     m.add_class::<symbolic::PySymLayout>()?;
+    m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::tuple_size, m)?)?;

@@ -414,13 +414,21 @@ impl PyViewStack {
         offsets_to_py(py, all)
     }
 
-    /// An SVG picture of the offsets grid of a one-view stack (for Jupyter);
-    /// `None` for a stack of several views, whose top view holds indices into
-    /// the view below rather than offsets (draw `views[k]` instead).
-    fn _repr_svg_(&self) -> Option<String> {
+    /// An SVG picture of the offsets grid (for Jupyter): the top view's
+    /// dimensions, each element's offset through every view, invalid
+    /// elements in grey. A one-view stack draws as its view.
+    fn _repr_svg_(&self) -> String {
         match self.inner.views() {
-            [v] => Some(hlayout::draw::view_svg(v)),
-            _ => None,
+            [v] => hlayout::draw::view_svg(v),
+            _ => hlayout::draw::stack_svg(&self.inner),
+        }
+    }
+
+    /// The offsets grid through every view as a standalone LaTeX document (TikZ).
+    fn latex(&self) -> String {
+        match self.inner.views() {
+            [v] => hlayout::draw::view_latex(v),
+            _ => hlayout::draw::stack_latex(&self.inner),
         }
     }
 

@@ -22,7 +22,7 @@ def test_movement_ops_are_the_protocols():
     listed = text.split("`chain` applies tinygrad's movement ops")[1].split("with tinygrad 0.10.3's")[0]
     assert re.findall(r'`\["(\w+)"', listed) == MOVEMENT_OPS
     movement = {n for n in dir(ViewStack) if not n.startswith("_")} - {
-        "apply", "expr", "from_layout", "is_contiguous", "kernel", "offsets", "shape", "views"}
+        "apply", "expr", "from_layout", "is_contiguous", "kernel", "latex", "offsets", "shape", "views"}
     assert movement == set(MOVEMENT_OPS)
 
 

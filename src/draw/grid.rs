@@ -1,8 +1,9 @@
 //! The drawn grid: cells (offset or padding), its size, and where nested
 //! modes put their boundaries. O(cells) to build, evaluating each cell once.
 
+use crate::algebra::ComposedLayout;
 use crate::layout::Layout;
-use crate::view::View;
+use crate::view::{View, ViewStack};
 
 /// Largest number of cells drawn; bigger grids show their first rows and columns.
 pub const MAX_CELLS: i64 = 4096;
@@ -53,8 +54,7 @@ impl Grid {
     /// ```
     pub fn of_layout(l: &Layout) -> Grid {
         let modes: Vec<Vec<i64>> = l.modes().map(|m| m.shape_leaves().to_vec()).collect();
-        let (row_leaves, col_leaves) = split(&modes);
-        Grid::build(l.to_string(), &row_leaves, &col_leaves, |i| l.eval(i).ok())
+        Grid::from_fn(l.to_string(), &modes, |i| l.eval(i).ok())
     }
 
     /// The grid of a view: rows = dimension 0 (one row for rank 1); padding
@@ -67,6 +67,74 @@ impl Grid {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn of_view(v: &View) -> Grid {
+        Grid::view_shaped(v, v.to_string(), |coord| v.eval(coord).ok().flatten())
+    }
+
+    /// The grid of a composed layout `Sw<B,M,S> o O o L`: L's modes as rows
+    /// and columns, each cell `Sw(O + L(i))`.
+    ///
+    /// ```
+    /// let c = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse()?;
+    /// let g = hlayout::draw::Grid::of_composed(&c);
+    /// assert_eq!((g.cell(1, 0), g.cell(1, 1)), (Some(3), Some(2)));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn of_composed(c: &ComposedLayout) -> Grid {
+        let modes: Vec<Vec<i64>> = c
+            .layout()
+            .modes()
+            .map(|m| m.shape_leaves().to_vec())
+            .collect();
+        Grid::from_fn(c.to_string(), &modes, |i| c.eval(i).ok())
+    }
+
+    /// The grid of a movement-op stack: the top view's dimensions as rows
+    /// and columns, each cell the offset through every view (`None`, grey,
+    /// where any view masks the element).
+    ///
+    /// ```
+    /// let s = hlayout::ViewStack::new(&[10, 10])?.permute(&[1, 0])?.reshape(&[100])?.reshape(&[4, 25])?;
+    /// assert_eq!(s.views().len(), 2);
+    /// let g = hlayout::draw::Grid::of_stack(&s);
+    /// assert_eq!((g.cell(0, 1), g.cell(1, 0)), (Some(10), Some(52)));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn of_stack(s: &ViewStack) -> Grid {
+        let top = &s.views()[s.views().len() - 1];
+        Grid::view_shaped(top, s.to_string(), |coord| s.eval(coord).ok().flatten())
+    }
+
+    /// A grid of any function of the row-major index over `modes` (each mode
+    /// a list of leaf extents; mode 0 the rows when there are two or more):
+    /// `eval(i)` is the cell's value, `None` for grey. At most [`MAX_CELLS`]
+    /// cells are evaluated.
+    ///
+    /// ```
+    /// let g = hlayout::draw::Grid::from_fn("squares".into(), &[vec![2], vec![3]], |i| Some(i * i));
+    /// assert_eq!(g.cell(1, 2), Some(25));
+    /// ```
+    pub fn from_fn(
+        title: String,
+        modes: &[Vec<i64>],
+        eval: impl FnMut(i64) -> Option<i64>,
+    ) -> Grid {
+        Grid::from_fn_capped(title, modes, MAX_CELLS, eval)
+    }
+
+    /// [`Grid::from_fn`] with its own cap on the cells drawn.
+    pub(super) fn from_fn_capped(
+        title: String,
+        modes: &[Vec<i64>],
+        max_cells: i64,
+        eval: impl FnMut(i64) -> Option<i64>,
+    ) -> Grid {
+        let (row_leaves, col_leaves) = split(modes);
+        Grid::build(title, &row_leaves, &col_leaves, max_cells, eval)
+    }
+
+    /// A grid over a view's dimensions (nested where a dimension is a plain
+    /// product of leaves), `at(coord)` giving each cell.
+    fn view_shaped(v: &View, title: String, at: impl Fn(&[i64]) -> Option<i64>) -> Grid {
         let shape = v.shape();
         let modes: Vec<Vec<i64>> = (0..v.rank())
             .map(|d| {
@@ -78,25 +146,14 @@ impl Grid {
                 }
             })
             .collect();
-        let (row_leaves, col_leaves) = split(&modes);
-        let cols_full: i64 = col_leaves.iter().map(|l| l.0).product::<i64>().max(1);
-        let col_dims = if shape.len() >= 2 {
-            &shape[1..]
-        } else {
-            &shape[..]
-        };
-        Grid::build(v.to_string(), &row_leaves, &col_leaves, |i| {
-            let mut coord = Vec::with_capacity(shape.len());
-            if shape.len() >= 2 {
-                coord.push(i / cols_full);
-            }
-            let mut rest = i % cols_full;
-            let start = coord.len();
-            for &n in col_dims.iter().rev() {
-                coord.insert(start, rest % n.max(1));
+        let mut coord = vec![0i64; shape.len()];
+        Grid::from_fn(title, &modes, |i| {
+            let mut rest = i;
+            for (c, &n) in coord.iter_mut().zip(&shape).rev() {
+                *c = rest % n.max(1);
                 rest /= n.max(1);
             }
-            v.eval(&coord).ok().flatten()
+            at(&coord)
         })
     }
 
@@ -104,12 +161,13 @@ impl Grid {
         title: String,
         row_leaves: &Leaves,
         col_leaves: &Leaves,
-        eval: impl Fn(i64) -> Option<i64>,
+        max_cells: i64,
+        mut eval: impl FnMut(i64) -> Option<i64>,
     ) -> Grid {
         let rows_full: i64 = row_leaves.iter().map(|l| l.0).product();
         let cols_full: i64 = col_leaves.iter().map(|l| l.0).product();
-        let cols = cols_full.clamp(0, MAX_CELLS);
-        let rows = rows_full.clamp(0, (MAX_CELLS / cols.max(1)).max(1));
+        let cols = cols_full.clamp(0, max_cells);
+        let rows = rows_full.clamp(0, (max_cells / cols.max(1)).max(1));
         let mut cells = Vec::with_capacity(usize::try_from(rows * cols).unwrap_or(0));
         for r in 0..rows {
             for c in 0..cols {

@@ -6,8 +6,9 @@ use std::fmt::Write;
 
 use super::grid::{Grid, Mark};
 use super::svg::colour;
+use crate::algebra::ComposedLayout;
 use crate::layout::Layout;
-use crate::view::View;
+use crate::view::{View, ViewStack};
 
 /// A standalone LaTeX document drawing a layout's offsets with TikZ.
 ///
@@ -30,6 +31,39 @@ pub fn layout_latex(l: &Layout) -> String {
 /// ```
 pub fn view_latex(v: &View) -> String {
     render(&Grid::of_view(v))
+}
+
+/// A standalone LaTeX document drawing a composed layout `Sw<B,M,S> o O o L`.
+///
+/// ```
+/// let c = "Sw<1,0,1> o 0 o (2,2):(2,1)".parse()?;
+/// assert!(hlayout::draw::composed_latex(&c).contains("at (1,0) {3}"));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn composed_latex(c: &ComposedLayout) -> String {
+    render(&Grid::of_composed(c))
+}
+
+/// A standalone LaTeX document drawing a movement-op stack through all its
+/// views, padding in grey.
+///
+/// ```
+/// let s = hlayout::ViewStack::new(&[2])?.pad(&[(1, 0)])?;
+/// assert!(hlayout::draw::stack_latex(&s).contains("fill=black!15"));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn stack_latex(s: &ViewStack) -> String {
+    render(&Grid::of_stack(s))
+}
+
+/// A standalone LaTeX document drawing any [`Grid`].
+///
+/// ```
+/// let g = hlayout::draw::Grid::from_fn("squares".into(), &[vec![2], vec![3]], |i| Some(i * i));
+/// assert!(hlayout::draw::grid_latex(&g).contains("at (1,2) {25}"));
+/// ```
+pub fn grid_latex(g: &Grid) -> String {
+    render(g)
 }
 
 fn render(g: &Grid) -> String {

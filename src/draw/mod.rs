@@ -10,6 +10,11 @@
 //! modes solid. Grids over [`MAX_CELLS`] cells are cut to their first rows and
 //! columns, with a note.
 //!
+//! [`TvPicture`] draws a shared-memory access instead (CuTe's
+//! `print_latex_tv`): the cells of a tile layout coloured by the thread that
+//! reads them, labelled `T<t>V<v>`, optionally with the banks one warp hits
+//! ([`tv_svg`], [`tv_latex`]). `docs/drawing.md` shows examples.
+//!
 //! This layer sits above `view`: it reads layouts and views, and nothing below
 //! depends on it.
 //!
@@ -25,7 +30,18 @@
 mod grid;
 mod latex;
 mod svg;
+mod tv;
+mod tv_latex;
+mod tv_svg;
 
 pub use grid::{Grid, Mark, MAX_CELLS};
-pub use latex::{layout_latex, view_latex};
-pub use svg::{layout_svg, view_svg};
+pub use latex::{composed_latex, grid_latex, layout_latex, stack_latex, view_latex};
+pub use svg::{composed_svg, grid_svg, layout_svg, stack_svg, text_width, view_svg};
+pub use tv::{BankPanel, Banks, TvPicture, BANKS, MAX_TV_CELLS, MAX_TV_READS, WARP};
+pub use tv_latex::tv_latex;
+pub use tv_svg::{thread_colour, tv_svg, LABEL_MAX_CELLS};
+
+/// `docs/drawing.md`, whose Rust examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/drawing.md")]
+pub struct DrawingDoc;

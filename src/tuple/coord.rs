@@ -232,8 +232,10 @@ fn family(shape: TupleRef<'_>) -> Result<Vec<IntTuple>> {
 /// becomes a tuple; an extent-1 leaf becomes `()`. O(leaves).
 ///
 /// # Errors
-/// [`Error::SizeMismatch`] when the sizes differ; [`Error::NoCommonRefinement`]
-/// when two leaf extents being matched do not divide each other.
+/// [`Error::NonPositiveExtent`] for a leaf below 1 (naming its leaf in its
+/// shape); [`Error::SizeMismatch`] when the sizes differ;
+/// [`Error::NoCommonRefinement`] when two leaf extents being matched do not
+/// divide each other.
 ///
 /// ```
 /// use hlayout::{tuple::common_refinement, IntTuple};
@@ -242,8 +244,19 @@ fn family(shape: TupleRef<'_>) -> Result<Vec<IntTuple>> {
 /// let (ra, rb) = common_refinement(&a, &b).unwrap();
 /// assert_eq!((ra.to_string(), rb.to_string()), ("(2,(2,6))".into(), "((2,2),6)".into()));
 /// assert!(common_refinement(&"(6,4)".parse().unwrap(), &"(4,6)".parse().unwrap()).is_err());
+/// assert!(common_refinement(&"(1,0)".parse().unwrap(), &"0".parse().unwrap()).is_err());
 /// ```
 pub fn common_refinement(a: &IntTuple, b: &IntTuple) -> Result<(IntTuple, IntTuple)> {
+    for (leaf, &extent) in a.leaves().iter().chain(b.leaves().iter()).enumerate() {
+        if extent < 1 {
+            let leaf = if leaf < a.leaves().len() {
+                leaf
+            } else {
+                leaf - a.leaves().len()
+            };
+            return Err(Error::NonPositiveExtent { leaf, extent });
+        }
+    }
     let (na, nb) = (a.size()?, b.size()?);
     if na != nb {
         return Err(Error::SizeMismatch {
