@@ -168,7 +168,7 @@ fn write_json(out: &mut impl Write, v: &Value) -> io::Result<()> {
 }
 
 /// A response, written with its offsets streamed.
-enum Reply {
+pub(crate) enum Reply {
     Json(Value),
     /// `{"offsets": [...]}` of a layout.
     Eval(Layout),
@@ -239,7 +239,8 @@ fn allowed_fields(op: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
+/// The reply to one request object.
+pub(crate) fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
     let op = match req.get("op") {
         Some(Value::String(s)) => s.as_str(),
         Some(other) => return Err(fields::wrong("op", "a string", other)),
@@ -247,6 +248,9 @@ fn handle(req: &Req, limits: &Limits) -> Result<Reply, String> {
     };
     let allowed =
         allowed_fields(op).ok_or_else(|| format!("unknown op '{}' (known: {OPS})", clip(op)))?;
+    if crate::symbolic::applies_to(req.iter()) {
+        return crate::symbolic::respond(&req.to_map(), op, allowed, limits);
+    }
     let f = Fields::of_request(req, op, allowed)?;
     if let Some(answer) = crate::smem::respond(&f, op, limits) {
         return answer.map(Reply::Json);

@@ -334,6 +334,41 @@ impl Request<'_> {
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.fields.iter().find(|(k, _)| k == name).map(|(_, v)| v)
     }
+
+    /// The fields in order, as `(name, value)`. O(1).
+    ///
+    /// ```
+    /// let req = hlayout_cli::fields::parse_request(r#"{"op":"eval"}"#).unwrap().unwrap();
+    /// assert_eq!(req.iter().map(|(k, _)| k).collect::<Vec<_>>(), ["op"]);
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.fields.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+
+    /// The fields as a JSON map (copies them). O(fields).
+    ///
+    /// ```
+    /// let req = hlayout_cli::fields::parse_request(r#"{"op":"eval"}"#).unwrap().unwrap();
+    /// assert_eq!(req.to_map()["op"], "eval");
+    /// ```
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.iter()
+            .map(|(k, v)| (k.to_owned(), v.clone()))
+            .collect()
+    }
+
+    /// A request holding the fields of `map`. O(fields).
+    ///
+    /// ```
+    /// let map = serde_json::json!({"op": "eval"});
+    /// let req = hlayout_cli::fields::Request::from_map(map.as_object().unwrap().clone());
+    /// assert_eq!(req.get("op").and_then(|v| v.as_str()), Some("eval"));
+    /// ```
+    pub fn from_map(map: Map<String, Value>) -> Request<'static> {
+        Request {
+            fields: map.into_iter().map(|(k, v)| (Cow::Owned(k), v)).collect(),
+        }
+    }
 }
 
 /// Parses one request line as [`parse_json`] does (the same errors: invalid

@@ -10,6 +10,8 @@
 //!   swizzle search, F2 linear layouts).
 //! - [`draw`]: the pictures behind `hlayout draw` (SVG or TikZ).
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
+//! - [`symbolic`]: symbolic extents (polynomial leaves, `assume`, `bind`) in
+//!   batch requests and on the command line.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
 
@@ -22,3 +24,4 @@ pub mod expr;
 pub mod fields;
 pub mod show;
 pub mod smem;
+pub mod symbolic;

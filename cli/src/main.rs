@@ -12,8 +12,8 @@ use std::process::ExitCode;
 use clap::{value_parser, Arg, ArgMatches, Command};
 use hlayout::codegen::{Input, Lang};
 use hlayout::limits::{
-    DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPS, DEFAULT_MAX_RANK,
-    DEFAULT_MAX_REPLY_ELEMENTS,
+    DEFAULT_MAX_DEGREE, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPS,
+    DEFAULT_MAX_RANK, DEFAULT_MAX_REPLY_ELEMENTS, DEFAULT_MAX_SYMBOLS, DEFAULT_MAX_TERMS,
 };
 use hlayout::Limits;
 
@@ -52,6 +52,18 @@ fn limit(name: &'static str, help: &'static str, default: u64) -> Arg {
         .default_value(&*default.to_string().leak()) // built once per run
 }
 
+const ASSUME_HELP: &str =
+    "Assumptions of a symbol of the layout text: NAME:min=A,max=B,divisible_by=D \
+(each key optional; defaults min=1, max=2147483647, divisible_by=1). Repeat for each symbol.";
+
+fn assume_arg() -> Arg {
+    Arg::new("assume")
+        .long("assume")
+        .value_name("NAME:min=A,max=B,divisible_by=D")
+        .help(ASSUME_HELP)
+        .action(clap::ArgAction::Append)
+}
+
 fn command() -> Command {
     Command::new("hlayout")
         .version(env!("CARGO_PKG_VERSION"))
@@ -62,7 +74,14 @@ fn command() -> Command {
         .subcommand(
             Command::new("show")
                 .about("Print a layout: size, cosize, coalesced form, flatten report, offset grid")
-                .after_help("Example: hlayout show \"(2,(2,2)):(2,(1,4))\"")
+                .after_help(
+                    "Examples:\n  hlayout show \"(2,(2,2)):(2,(1,4))\"\n  \
+                     hlayout show \"(N,(4,8)):(32,(8,1))\" --assume N:max=4096,divisible_by=4 --bind N=8\n\n\
+                     A layout with symbols prints its assumptions, size and cosize as polynomials and its \
+                     coalesced form; --bind prints (or draws) the concrete layout at the given values.\n\n\
+                     Symbols: a leaf may be a polynomial over named symbols (docs/batch-protocol.md, \
+                     \"Symbolic extents\"), e.g. (B,S,128):(128*S,128,1).",
+                )
                 .arg(
                     Arg::new("LAYOUT")
                         .help("Layout text SHAPE:STRIDE, e.g. (2,3):(3,1)")
@@ -82,6 +101,14 @@ fn command() -> Command {
                         .help("Print the offset grid as a TikZ (LaTeX) picture instead")
                         .action(clap::ArgAction::SetTrue)
                         .conflicts_with("svg"),
+                )
+                .arg(assume_arg())
+                .arg(
+                    Arg::new("bind")
+                        .long("bind")
+                        .value_name("NAME=VALUE,...")
+                        .help("Values of the symbols (within their assumptions): print the concrete layout and its grid")
+                        .action(clap::ArgAction::Append),
                 ),
         )
         .subcommand(
@@ -90,7 +117,9 @@ fn command() -> Command {
                 .after_help(
                     "Examples:\n  hlayout expr \"(4,6):(1,4)\"\n  \
                      hlayout expr \"Sw<3,4,3> o 0 o (8,64):(64,1)\"\n  \
-                     hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'",
+                     hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'\n\n\
+                     Kernel expressions over symbols (layout text with symbols, --assume) are not \
+                     supported yet: such a request is refused.",
                 )
                 .arg(
                     Arg::new("lang")
@@ -105,6 +134,7 @@ fn command() -> Command {
                         .value_parser(Input::NAMES)
                         .help("Variables: coordinates i0, i1, ... or the row-major rank i (default: linear for a layout, coords for a chain)"),
                 )
+                .arg(assume_arg())
                 .arg(
                     Arg::new("chain")
                         .long("chain")
@@ -129,7 +159,10 @@ fn command() -> Command {
                 .arg(limit("max-depth", "Deepest nesting of layout text", DEFAULT_MAX_DEPTH as u64))
                 .arg(limit("max-reply-elements", "Most offsets listed in one reply (for a chain of v views, offsets x v)", DEFAULT_MAX_REPLY_ELEMENTS))
                 .arg(limit("max-line-bytes", "Longest request line, in bytes", DEFAULT_MAX_LINE_BYTES as u64))
-                .arg(limit("max-ops", "Most movement ops in one chain", DEFAULT_MAX_OPS as u64)),
+                .arg(limit("max-ops", "Most movement ops in one chain", DEFAULT_MAX_OPS as u64))
+                .arg(limit("max-symbols", "Most symbols in one request (at most 255)", DEFAULT_MAX_SYMBOLS as u64))
+                .arg(limit("max-degree", "Most factors in one monomial of a polynomial (at most 8)", DEFAULT_MAX_DEGREE as u64))
+                .arg(limit("max-terms", "Most terms in one polynomial", DEFAULT_MAX_TERMS as u64)),
         )
 }
 
@@ -248,7 +281,9 @@ fn limits(m: &ArgMatches) -> Limits {
         max_reply_elements: get("max-reply-elements"),
         max_line_bytes: size("max-line-bytes"),
         max_ops: size("max-ops"),
-        ..Limits::default()
+        max_symbols: size("max-symbols"),
+        max_degree: size("max-degree"),
+        max_terms: size("max-terms"),
     }
 }
 
@@ -275,6 +310,14 @@ fn main() -> ExitCode {
         }
         Some(("show", m)) => {
             let text = m.get_one::<String>("LAYOUT").map_or("", String::as_str);
+            let assumes = many(m, "assume");
+            let binds = many(m, "bind");
+            if hlayout_cli::symbolic::text_has_symbol(text)
+                || !assumes.is_empty()
+                || !binds.is_empty()
+            {
+                return show_symbolic(text, &assumes, &binds, m);
+            }
             if text.trim_start().starts_with("Sw<") {
                 return show_composed(text, m.get_flag("svg"), m.get_flag("latex"));
             }
@@ -302,6 +345,10 @@ fn main() -> ExitCode {
         Some(("draw", m)) => run_draw(m),
         Some(("expr", m)) => {
             let get = |name: &str| m.get_one::<String>(name).map(String::as_str);
+            if let Err(e) = expr_symbols(&many(m, "assume"), get("LAYOUT"), get("chain")) {
+                eprintln!("hlayout expr: {e}");
+                return ExitCode::FAILURE;
+            }
             let mut args = vec!["--lang", get("lang").unwrap_or("c")];
             if let Some(input) = get("input") {
                 args.extend(["--input", input]);
@@ -349,4 +396,61 @@ fn show_composed(text: &str, svg: bool, latex: bool) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The values of a repeatable option.
+fn many<'a>(m: &'a ArgMatches, name: &str) -> Vec<&'a str> {
+    m.get_many::<String>(name)
+        .map(|v| v.map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// `hlayout show` of layout text with symbols, `--assume` or `--bind`.
+fn show_symbolic(text: &str, assumes: &[&str], binds: &[&str], m: &ArgMatches) -> ExitCode {
+    use hlayout_cli::symbolic;
+    let drawing = m.get_flag("svg") || m.get_flag("latex");
+    if symbolic::text_has_symbol(text) && text.trim_start().starts_with("Sw<") {
+        eprintln!(
+            "hlayout show: composed layouts (Sw<B,M,S> o O o L) are not supported over symbols yet"
+        );
+        return ExitCode::FAILURE;
+    }
+    let out = if drawing {
+        symbolic::bind_text(text, assumes, binds).map(|l| {
+            if m.get_flag("svg") {
+                hlayout::draw::layout_svg(&l)
+            } else {
+                hlayout::draw::layout_latex(&l)
+            }
+        })
+    } else {
+        symbolic::report(text, assumes, binds)
+    };
+    match out {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("hlayout show: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `hlayout expr --assume`: the assumptions checked; kernel expressions
+/// over symbols are refused until the library builds them.
+fn expr_symbols(assumes: &[&str], layout: Option<&str>, chain: Option<&str>) -> Result<(), String> {
+    hlayout_cli::symbolic::symbols_of(assumes)?;
+    let symbolic_layout = layout.is_some_and(hlayout_cli::symbolic::text_has_symbol);
+    let symbolic_chain = chain.is_some_and(|json| {
+        hlayout_cli::fields::parse_json(json)
+            .ok()
+            .and_then(|v| v.as_object().cloned())
+            .is_some_and(|o| hlayout_cli::symbolic::applies(&o))
+    });
+    if symbolic_layout || symbolic_chain {
+        return Err("kernel expressions over symbols are not supported yet".into());
+    }
+    Ok(())
 }

@@ -15,5 +15,6 @@ mod hostile;
 mod merge_cases;
 mod protocol;
 mod smem;
+mod symbolic;
 mod view_chains;
 mod vocabulary;

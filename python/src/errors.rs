@@ -116,6 +116,12 @@ create_exception!(
 );
 create_exception!(
     hlayout,
+    NeedsFactsError,
+    HlayoutError,
+    "An answer over symbols exists only under facts the assumptions do not prove; `needs` lists them."
+);
+create_exception!(
+    hlayout,
     FlattenError,
     HlayoutError,
     "A layout or view has no plain strided form."
@@ -195,6 +201,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LimitExceededError", py.get_type::<LimitExceededError>())?;
     m.add("PreconditionError", py.get_type::<PreconditionError>())?;
     m.add("FlattenError", py.get_type::<FlattenError>())?;
+    m.add("NeedsFactsError", py.get_type::<NeedsFactsError>())?;
     Ok(())
 }
 
@@ -415,6 +422,16 @@ pub(crate) fn to_py(e: hlayout::Error) -> PyErr {
                 ("op", Str(op.into())),
                 ("layout", Str(layout)),
                 ("rule", Str(rule)),
+            ],
+        ),
+        E::NeedsFacts { op, why, needs } => raise::<NeedsFactsError>(
+            py,
+            msg,
+            "NeedsFacts",
+            vec![
+                ("op", Str(op.into())),
+                ("why", Str(why)),
+                ("needs", Field::Strs(needs)),
             ],
         ),
         other => raise::<HlayoutError>(py, other.to_string(), "Other", vec![]),

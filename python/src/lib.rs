@@ -1,7 +1,8 @@
 //! Python bindings of hlayout (module `hlayout._hlayout`, re-exported by the
 //! `hlayout` package): layouts, flat views, hierarchical views, movement-op
-//! stacks, the exact pair merge and the typed errors. Every algorithm is the
-//! crate's; this crate only converts arguments and answers.
+//! stacks, the exact pair merge, layouts over symbols and the typed errors.
+//! Every algorithm is the crate's; this crate only converts arguments and
+//! answers.
 
 mod composed;
 mod convert;
@@ -11,6 +12,7 @@ mod kernel;
 mod layout;
 mod loops;
 mod smem;
+mod symbolic;
 mod tuple;
 mod view;
 
@@ -27,6 +29,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<loops::PyLoopNest>()?;
     m.add_class::<composed::PySwizzle>()?;
     m.add_class::<composed::PyComposedLayout>()?;
+    m.add_class::<symbolic::PySymLayout>()?;
     m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;

@@ -16,7 +16,7 @@ from refdata import load
 
 STUB = pathlib.Path(hlayout.__file__).with_name("_hlayout.pyi")
 TREE = ast.parse(STUB.read_text())
-ALIASES = {"IntTuple", "Offsets", "Tiler", "Lang", "Input"}
+ALIASES = {"IntTuple", "Offsets", "Tiler", "Lang", "Input", "Poly", "AssumeDict", "SymTiler"}
 
 
 def stub_classes():
@@ -77,6 +77,7 @@ TRIGGERS = {
     "LimitExceededError": lambda: deep_stack(129).kernel(),
     "NotLinearError": lambda: hlayout.linear_layout("4:3"),
     "NoSwizzleError": lambda: hlayout.swizzle_between("8:1", "8:2"),
+    "NeedsFactsError": lambda: hlayout.SymLayout("(4,N):(1,4)").compose(Layout("4:1")),
 }
 KIND = {"IntegerOverflowError": "Overflow"}
 
@@ -204,19 +205,20 @@ def test_every_native_class_repr_round_trips():
         ComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)"),
         hlayout.loop_nest([ViewStack([4, 6]).permute([1, 0]).reshape([24]).views[0]]),
         l.draw_tv("(4,2):(2,1)"), ComposedLayout("Sw<1,0,2> o 0 o (4,4):(4,1)").draw_tv("((16,2),1):((1,0),0)", 2),
+        hlayout.SymLayout("(N,(4,8)):(32*M,(8,1))", assume={"N": {"max": 64}, "M": {"divisible_by": 4}}),
     ]
     classes = {type(v).__name__ for v in values}
     assert classes == {n for n in public(_hlayout) if n[0].isupper() and not n.endswith("Error")}
     for v in values:
         back = eval(repr(v), NAMES)
         assert type(back) is type(v) and back == v, repr(v)
-    for v in (l, Swizzle(3, 4, -3), ComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)")):
+    for v in (l, Swizzle(3, 4, -3), ComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)"), values[-1]):
         assert pickle.loads(pickle.dumps(v)) == v
     for v in values:  # hashable values hash as they compare
         if type(v).__hash__ is not None:
             assert hash(eval(repr(v), NAMES)) == hash(v)
     hashable = {type(v).__name__ for v in values if type(v).__hash__ is not None}
-    assert hashable == {"Layout", "FlatView", "View", "Swizzle", "ComposedLayout"}
+    assert hashable == {"Layout", "FlatView", "View", "Swizzle", "ComposedLayout", "SymLayout"}
 
 
 def test_pycute_reprs_round_trip():

@@ -1,0 +1,478 @@
+//! `hlayout.SymLayout`: a layout whose extents and strides are polynomials
+//! over named symbols, with each symbol's assumptions (the crate's
+//! [`hlayout::symbolic`]).
+//!
+//! A separate class from `Layout`, so the concrete class and its fast paths
+//! are untouched and a symbolic layout never answers a concrete question
+//! (its offsets, its size as an int) by accident: `bind(N=3)` gives the
+//! concrete `Layout`. Each object owns its symbol table; an operation on two
+//! objects merges the tables (a symbol assumed differently on the two sides
+//! is an error). A refusal for want of a fact raises `NeedsFactsError`,
+//! whose `needs` lists the facts.
+
+use hlayout::symbolic::{Assume, Poly, SymLayout, Symbols};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple};
+
+use crate::convert::{arg_error, given};
+use crate::errors::IntoPy;
+use crate::layout::PyLayout;
+
+/// A layout over symbols, exact for every value the assumptions allow.
+///
+/// `SymLayout(text, assume=None)`: layout text whose leaves may be
+/// polynomials (`"(N,(4,8)):(32,(8,1))"`); `assume` maps each symbol to a
+/// dict with `min`, `max`, `divisible_by` (each optional: 1, 2**31-1, 1),
+/// or is a list of tinygrad `Variable`s (name, min and max).
+///
+/// >>> l = SymLayout("(N,(4,8)):(32,(8,1))", assume={"N": {"max": 4096}})
+/// >>> l.coalesce()
+/// SymLayout('32*N:1', assume={'N': {'min': 1, 'max': 4096, 'divisible_by': 1}})
+/// >>> l.size
+/// '32*N'
+/// >>> l.bind(N=2)
+/// Layout('(2,(4,8)):(32,(8,1))')
+#[pyclass(name = "SymLayout", module = "hlayout", frozen)]
+#[derive(Clone)]
+pub(crate) struct PySymLayout {
+    syms: Symbols,
+    inner: SymLayout,
+}
+
+/// What `assume` accepts.
+const ASSUME: &str = "a dict {name: {'min': .., 'max': .., 'divisible_by': ..}} \
+or a list of tinygrad Variables";
+
+impl PySymLayout {
+    fn text(&self) -> String {
+        self.inner.show(&self.syms).to_string()
+    }
+
+    fn wrap(&self, syms: Symbols, inner: SymLayout) -> PySymLayout {
+        PySymLayout { syms, inner }
+    }
+
+    /// This layout's table with `other`'s symbols added, and `other`
+    /// re-read in it.
+    fn joined(&self, other: &Bound<'_, PyAny>, name: &str) -> PyResult<(Symbols, SymLayout)> {
+        let mut syms = self.syms.clone();
+        let b = join(&mut syms, other, name)?;
+        Ok((syms, b))
+    }
+
+    /// A tiler (one layout, or one per trailing mode) in a table joined
+    /// with this layout's.
+    fn tiler(&self, obj: &Bound<'_, PyAny>) -> PyResult<(Symbols, Tiler)> {
+        let mut syms = self.syms.clone();
+        if obj.downcast::<PySymLayout>().is_ok() || obj.downcast::<PyLayout>().is_ok() {
+            let b = join(&mut syms, obj, "tiler")?;
+            return Ok((syms, Tiler::One(b)));
+        }
+        let refused = || arg_error("tiler", TILER, obj);
+        if obj.is_instance_of::<PyString>() {
+            return Err(refused());
+        }
+        let items = obj.try_iter().map_err(|_| refused())?;
+        let modes = items
+            .map(|t| join(&mut syms, &t?, "tiler"))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok((syms, Tiler::Modes(modes)))
+    }
+
+    /// A divide by `tiler`: one layout, the logical divide (as for a
+    /// concrete layout tiler); one per trailing mode, `by_mode`.
+    fn divide(
+        &self,
+        tiler: &Bound<'_, PyAny>,
+        by_mode: fn(&SymLayout, &[SymLayout], &Symbols) -> hlayout::Result<SymLayout>,
+    ) -> PyResult<PySymLayout> {
+        let (syms, t) = self.tiler(tiler)?;
+        let r = match t {
+            Tiler::One(b) => self.inner.logical_divide(&b, &syms),
+            Tiler::Modes(m) => by_mode(&self.inner, &m, &syms),
+        };
+        Ok(self.wrap(syms, r.py()?))
+    }
+}
+
+/// What a tiler argument accepts.
+const TILER: &str = "a SymLayout or Layout, or a list or tuple of them (one per trailing mode)";
+
+/// A tiler: one layout, or one per trailing mode.
+enum Tiler {
+    One(SymLayout),
+    Modes(Vec<SymLayout>),
+}
+
+/// `other` (a `SymLayout` or a `Layout`) re-read in `syms`, its symbols
+/// added; a symbol assumed differently in the two tables is an error.
+fn join(syms: &mut Symbols, other: &Bound<'_, PyAny>, name: &str) -> PyResult<SymLayout> {
+    if let Ok(l) = other.downcast::<PyLayout>() {
+        return Ok(SymLayout::from_layout(&l.get().inner));
+    }
+    let o = other
+        .downcast::<PySymLayout>()
+        .map_err(|_| arg_error(name, "a SymLayout or a Layout", other))?
+        .get();
+    for id in 0..o.syms.len() as u8 {
+        let (n, a) = (o.syms.name(id), o.syms.assumption(id));
+        match syms.id(n) {
+            Some(mine) if syms.assumption(mine) != a => {
+                return Err(PyValueError::new_err(format!(
+                    "symbol {n} is assumed differently by the two layouts ({} and {})",
+                    show_assume(&syms.assumption(mine)),
+                    show_assume(&a)
+                )))
+            }
+            Some(_) => {}
+            None => {
+                syms.assume(n, a).py()?;
+            }
+        }
+    }
+    SymLayout::parse(&o.text(), syms).py()
+}
+
+/// What `__reduce__` returns: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
+
+fn show_assume(a: &Assume) -> String {
+    format!(
+        "min {}, max {}, divisible_by {}",
+        a.min, a.max, a.divisible_by
+    )
+}
+
+/// Reads `assume` into `syms`.
+fn read_assume(obj: &Bound<'_, PyAny>, syms: &mut Symbols) -> PyResult<()> {
+    if let Ok(d) = obj.downcast::<PyDict>() {
+        for (k, v) in d.iter() {
+            let name: String = k.extract().map_err(|_| arg_error("assume", ASSUME, obj))?;
+            let a = if v.downcast::<PyDict>().is_ok() {
+                assumption(&v, &name)?
+            } else {
+                variable(&v)?.1
+            };
+            syms.assume(&name, a).py()?;
+        }
+        return Ok(());
+    }
+    if obj.is_instance_of::<PyString>() {
+        return Err(arg_error("assume", ASSUME, obj));
+    }
+    let items = obj
+        .try_iter()
+        .map_err(|_| arg_error("assume", ASSUME, obj))?;
+    for v in items {
+        let (name, a) = variable(&v?)?;
+        syms.assume(&name, a).py()?;
+    }
+    Ok(())
+}
+
+/// `{'min': .., 'max': .., 'divisible_by': ..}`, strictly.
+fn assumption(d: &Bound<'_, PyAny>, name: &str) -> PyResult<Assume> {
+    let d = d.downcast::<PyDict>()?;
+    let mut a = Assume::default();
+    for (k, v) in d.iter() {
+        let key: String = k.extract().unwrap_or_default();
+        let value: i64 = v.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "assume[{name:?}][{key:?}]: expected an int, got {}",
+                given(&v)
+            ))
+        })?;
+        match key.as_str() {
+            "min" => a.min = value,
+            "max" => a.max = value,
+            "divisible_by" => a.divisible_by = value,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "assume[{name:?}]: unknown key {} (known: min, max, divisible_by)",
+                    given(&k)
+                )))
+            }
+        }
+    }
+    Ok(a)
+}
+
+/// A tinygrad `Variable` (a `DEFINE_VAR` UOp: its name in `expr` or
+/// `arg[0]`, its bounds in `vmin`, `vmax`) as a name and assumptions.
+fn variable(v: &Bound<'_, PyAny>) -> PyResult<(String, Assume)> {
+    let bad = || arg_error("assume", ASSUME, v);
+    let name: String = match v.getattr("expr").and_then(|e| e.extract()) {
+        Ok(n) => n,
+        Err(_) => v
+            .getattr("arg")
+            .and_then(|a| a.get_item(0))
+            .and_then(|n| n.extract())
+            .map_err(|_| bad())?,
+    };
+    let bound = |attr: &str| -> PyResult<i64> {
+        v.getattr(attr).and_then(|x| x.extract()).map_err(|_| bad())
+    };
+    Ok((
+        name,
+        Assume {
+            min: bound("vmin")?,
+            max: bound("vmax")?,
+            divisible_by: 1,
+        },
+    ))
+}
+
+/// A polynomial as Python: an int when constant, else its text.
+fn poly_to_py<'py>(py: Python<'py>, syms: &Symbols, p: &Poly) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match p.as_const() {
+        Some(c) => c.into_pyobject(py)?.into_any(),
+        None => PyString::new(py, &syms.show(p).to_string()).into_any(),
+    })
+}
+
+#[pymethods]
+impl PySymLayout {
+    #[new]
+    #[pyo3(signature = (text, assume=None))]
+    fn new(text: &Bound<'_, PyAny>, assume: Option<&Bound<'_, PyAny>>) -> PyResult<PySymLayout> {
+        let text: String = text
+            .extract()
+            .map_err(|_| arg_error("text", "layout text (a str)", text))?;
+        let mut syms = Symbols::new();
+        if let Some(a) = assume.filter(|a| !a.is_none()) {
+            read_assume(a, &mut syms)?;
+        }
+        let inner = SymLayout::parse(&text, &mut syms).py()?;
+        Ok(PySymLayout { syms, inner })
+    }
+
+    fn __str__(&self) -> String {
+        self.text()
+    }
+
+    fn __repr__(&self) -> String {
+        let parts: Vec<String> = (0..self.syms.len() as u8)
+            .map(|id| {
+                let a = self.syms.assumption(id);
+                format!(
+                    "'{}': {{'min': {}, 'max': {}, 'divisible_by': {}}}",
+                    self.syms.name(id),
+                    a.min,
+                    a.max,
+                    a.divisible_by
+                )
+            })
+            .collect();
+        format!(
+            "SymLayout('{}', assume={{{}}})",
+            self.text(),
+            parts.join(", ")
+        )
+    }
+
+    /// Equal text and equal assumptions.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.downcast::<PySymLayout>().is_ok_and(|o| {
+            let o = o.get();
+            o.__repr__() == self.__repr__()
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.__repr__().hash(&mut h);
+        h.finish()
+    }
+
+    /// Pickles as `SymLayout(text, assume=assumptions)`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let cls = py.get_type::<PySymLayout>().into_any();
+        Ok((cls, (self.text(), self.assumptions(py)?)))
+    }
+
+    /// The symbols' names, in order of first appearance.
+    #[getter]
+    fn symbols(&self) -> Vec<String> {
+        (0..self.syms.len() as u8)
+            .map(|id| self.syms.name(id).to_string())
+            .collect()
+    }
+
+    /// Each symbol's assumptions: `{name: {'min', 'max', 'divisible_by'}}`.
+    #[getter]
+    fn assumptions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for id in 0..self.syms.len() as u8 {
+            let a = self.syms.assumption(id);
+            let d = PyDict::new(py);
+            d.set_item("min", a.min)?;
+            d.set_item("max", a.max)?;
+            d.set_item("divisible_by", a.divisible_by)?;
+            out.set_item(self.syms.name(id), d)?;
+        }
+        Ok(out)
+    }
+
+    /// The extents, row-major, flat: ints, or polynomial text.
+    #[getter]
+    fn shape_leaves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let items = self
+            .inner
+            .shape_leaves()
+            .iter()
+            .map(|p| poly_to_py(py, &self.syms, p))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, items)
+    }
+
+    /// The strides, row-major, flat: ints, or polynomial text.
+    #[getter]
+    fn stride_leaves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let items = self
+            .inner
+            .stride_leaves()
+            .iter()
+            .map(|p| poly_to_py(py, &self.syms, p))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, items)
+    }
+
+    /// The size (product of the extents): an int, or polynomial text.
+    #[getter]
+    fn size<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        poly_to_py(py, &self.syms, &self.inner.size().py()?)
+    }
+
+    /// `True` when no leaf uses a symbol.
+    #[getter]
+    fn is_concrete(&self) -> bool {
+        self.inner.to_layout().is_some()
+    }
+
+    /// The same function with the fewest leaves the assumptions prove.
+    fn coalesce(&self) -> PyResult<PySymLayout> {
+        let r = self.inner.coalesce(&self.syms).py()?;
+        Ok(self.wrap(self.syms.clone(), r))
+    }
+
+    /// `self ∘ other` (a `SymLayout` or a `Layout`); `NeedsFactsError`
+    /// when the structure is not proved for every allowed value.
+    fn compose(&self, other: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        let (syms, b) = self.joined(other, "other")?;
+        let r = self.inner.compose(&b, &syms).py()?;
+        Ok(self.wrap(syms, r))
+    }
+
+    /// The complement up to `cotarget` (an int or polynomial text; default
+    /// the cosize of `|self|`).
+    #[pyo3(signature = (cotarget=None))]
+    fn complement(&self, cotarget: Option<&Bound<'_, PyAny>>) -> PyResult<PySymLayout> {
+        let mut syms = self.syms.clone();
+        let m = match cotarget.filter(|c| !c.is_none()) {
+            None => cosize(&self.inner, &syms)?,
+            Some(c) => {
+                if let Ok(v) = c.extract::<i64>() {
+                    Poly::constant(v)
+                } else if let Ok(t) = c.extract::<String>() {
+                    syms.parse(&t).py()?
+                } else {
+                    return Err(arg_error(
+                        "cotarget",
+                        "an int or polynomial text (a str)",
+                        c,
+                    ));
+                }
+            }
+        };
+        let r = self.inner.complement(&m, &syms).py()?;
+        Ok(self.wrap(syms, r))
+    }
+
+    /// `(Rest, Tile)`: `self ∘ (complement(tiler, size), tiler)`; with one
+    /// tiler per trailing mode, each mode divided (`(kept…, (Restᵢ, Tileᵢ)…)`).
+    fn logical_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        self.divide(tiler, SymLayout::logical_divide_by)
+    }
+
+    /// `((kept…, Rests…), (Tiles…))` (one layout: the logical divide).
+    fn zipped_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        self.divide(tiler, SymLayout::zipped_divide_by)
+    }
+
+    /// `(kept…, Rests…, (Tiles…))` (one layout: the logical divide).
+    fn tiled_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        self.divide(tiler, SymLayout::tiled_divide_by)
+    }
+
+    /// `(kept…, Rests…, Tiles…)` (one layout: the logical divide).
+    fn flat_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        self.divide(tiler, SymLayout::flat_divide_by)
+    }
+
+    /// `(complement(self, size·cosize(tiler)) ∘ tiler, self)`; with one
+    /// tiler per trailing mode, each mode's product.
+    fn logical_product(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        let (syms, t) = self.tiler(tiler)?;
+        let r = match t {
+            Tiler::One(b) => self.inner.logical_product(&b, &syms),
+            Tiler::Modes(m) => self.inner.logical_product_by(&m, &syms),
+        };
+        Ok(self.wrap(syms, r.py()?))
+    }
+
+    /// The concrete `Layout` at the given values (`N=3`), each within its
+    /// assumptions; every symbol needs a value.
+    #[pyo3(signature = (**values))]
+    fn bind(&self, values: Option<&Bound<'_, PyDict>>) -> PyResult<PyLayout> {
+        let mut pairs: Vec<(String, i64)> = Vec::new();
+        if let Some(d) = values {
+            for (k, v) in d.iter() {
+                let name: String = k.extract()?;
+                let x: i64 = v.extract().map_err(|_| {
+                    PyTypeError::new_err(format!("{name}: expected an int, got {}", given(&v)))
+                })?;
+                pairs.push((name, x));
+            }
+        }
+        // A symbol only `assume` names (no leaf uses it) takes its least value.
+        let used: Vec<u8> = self
+            .inner
+            .shape_leaves()
+            .iter()
+            .chain(self.inner.stride_leaves())
+            .flat_map(Poly::symbols)
+            .collect();
+        for id in 0..self.syms.len() as u8 {
+            let name = self.syms.name(id);
+            if !used.contains(&id) && !pairs.iter().any(|(n, _)| n == name) {
+                pairs.push((name.to_string(), self.syms.range(id).0));
+            }
+        }
+        let pairs: Vec<(&str, i64)> = pairs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        let ids = self.syms.binding(&pairs).py()?;
+        Ok(PyLayout::wrap(self.inner.bind(&self.syms, &ids).py()?))
+    }
+}
+
+/// `1 + Σ (s−1)·|d|`, each stride's sign proved (validation proved it).
+fn cosize(l: &SymLayout, syms: &Symbols) -> PyResult<Poly> {
+    use hlayout::symbolic::{Fact, Truth};
+    let mut c = Poly::constant(1);
+    for (s, d) in l.shape_leaves().iter().zip(l.stride_leaves()) {
+        let reach = s.sub(&Poly::constant(1)).py()?.mul(d).py()?;
+        let sign = syms.prove(&Fact::ge(d, &Poly::zero()).py()?);
+        c = match sign {
+            Truth::Proved => c.add(&reach),
+            Truth::Refuted => c.sub(&reach),
+            Truth::Unknown => Err(hlayout::Error::NeedsFacts {
+                op: "complement",
+                why: format!("the sign of the stride {} is not proved", syms.show(d)),
+                needs: vec![format!("{} >= 0", syms.show(d))],
+            }),
+        }
+        .py()?;
+    }
+    Ok(c)
+}
