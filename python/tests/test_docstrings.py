@@ -1,6 +1,7 @@
 """The examples in the native module's docstrings and in python/README.md run and hold."""
 
 import doctest
+import importlib.metadata
 import inspect
 import pathlib
 import re
@@ -54,8 +55,11 @@ def test_readme_examples():
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     globs = {}
+    tinygrad_version = importlib.metadata.version("tinygrad")
     try:
         for n, block in enumerate(blocks):
+            if "tinygrad.shape" in block and tinygrad_version != "0.10.3":
+                continue  # the 0.10.3 plug-in's example: views exist only there
             test = parser.get_doctest(block, globs, f"README block {n}", str(README), 0)
             result = runner.run(test, clear_globs=False)
             assert result.failed == 0, f"README block {n} failed:\n{block}"
