@@ -8,7 +8,7 @@ use std::process::Command;
 
 use crate::common;
 use crate::stream_props::replay;
-use crate::view_props::{apply, draw_op, Draw};
+use crate::view_props::{apply, draw_op, random_chains, Draw};
 use common::c_expr;
 use common::ndarray::NdArray;
 use hlayout::algebra::{ComposedLayout, Swizzle};
@@ -222,29 +222,6 @@ fn chains_are_exact_and_divide_less_than_tinygrad() {
     if let Some(got) = run_c(&all) {
         assert_eq!(got, wants);
     }
-}
-
-/// `n` random chains (up to six ops on a shape of up to 3 dimensions), each
-/// with its reference offsets.
-fn random_chains(n: usize) -> Vec<(ViewStack, Vec<i64>)> {
-    let mut runner = TestRunner::deterministic();
-    let strat = (
-        prop::collection::vec(1i64..=5, 1..=3),
-        prop::collection::vec(any::<u32>(), 64),
-    );
-    (0..n)
-        .map(|_| {
-            let (shape, words) = strat.new_tree(&mut runner).unwrap().current();
-            let mut r = Draw(words.iter());
-            let mut t = ViewStack::new(&shape).unwrap();
-            let mut a = NdArray::arange(&shape);
-            for _ in 0..6 {
-                let op = draw_op(&t.shape(), &mut r);
-                (t, a) = apply(t, &a, &op);
-            }
-            (t, a.data)
-        })
-        .collect()
 }
 
 #[test]

@@ -6,13 +6,9 @@
 
 use crate::common;
 use crate::stream_props::replay;
-use crate::view_props::{apply, draw_op, Draw};
-use common::ndarray::NdArray;
+use crate::view_props::random_chains;
 use hlayout::codegen::{self, loop_nest, Input, Node};
 use hlayout::{Error, View, ViewStack};
-use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::TestRunner;
 use serde_json::Value;
 
 /// Every reference chain's stack, with its id.
@@ -26,24 +22,7 @@ fn chains_stacks() -> Vec<(String, ViewStack)> {
 
 /// `n` random chains of up to six ops on up to 3 dimensions.
 fn random_stacks(n: usize) -> Vec<ViewStack> {
-    let mut runner = TestRunner::deterministic();
-    let strat = (
-        prop::collection::vec(1i64..=5, 1..=3),
-        prop::collection::vec(any::<u32>(), 64),
-    );
-    (0..n)
-        .map(|_| {
-            let (shape, words) = strat.new_tree(&mut runner).unwrap().current();
-            let mut r = Draw(words.iter());
-            let mut t = ViewStack::new(&shape).unwrap();
-            let mut a = NdArray::arange(&shape);
-            for _ in 0..6 {
-                let op = draw_op(&t.shape(), &mut r);
-                (t, a) = apply(t, &a, &op);
-            }
-            t
-        })
-        .collect()
+    random_chains(n).into_iter().map(|(t, _)| t).collect()
 }
 
 /// Asserts `views`' nest is exact at every point; the number of loops.

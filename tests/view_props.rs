@@ -6,6 +6,8 @@ use crate::common;
 use common::ndarray::NdArray;
 use hlayout::{Movement, ViewStack};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
 
 /// One step of a random chain, valid for the shape it is drawn for: a
 /// movement op, or the Rust-only `stride` shortcut (not a [`Movement`]).
@@ -132,4 +134,27 @@ proptest! {
             }
         }
     }
+}
+
+/// `n` random chains (up to six ops on a shape of up to 3 dimensions), each
+/// with its reference offsets.
+pub(crate) fn random_chains(n: usize) -> Vec<(ViewStack, Vec<i64>)> {
+    let mut runner = TestRunner::deterministic();
+    let strat = (
+        prop::collection::vec(1i64..=5, 1..=3),
+        prop::collection::vec(any::<u32>(), 64),
+    );
+    (0..n)
+        .map(|_| {
+            let (shape, words) = strat.new_tree(&mut runner).unwrap().current();
+            let mut r = Draw(words.iter());
+            let mut t = ViewStack::new(&shape).unwrap();
+            let mut a = NdArray::arange(&shape);
+            for _ in 0..6 {
+                let op = draw_op(&t.shape(), &mut r);
+                (t, a) = apply(t, &a, &op);
+            }
+            (t, a.data)
+        })
+        .collect()
 }
