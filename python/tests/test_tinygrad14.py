@@ -187,9 +187,41 @@ def test_install_patches_every_importer_and_uninstall_restores():
         assert not plugin.installed()
 
 
-def test_install_refuses_another_tinygrad(monkeypatch):
+def test_uninstall_reaches_modules_imported_while_installed():
+    # A module that imports apply_movement_op while the plug-in is installed
+    # holds the patched function: uninstall restores it there too, and a
+    # reference kept elsewhere falls back to tinygrad's own function.
+    import sys
+    import types
+
+    import tinygrad.schedule.indexing as ix
+
     with plugin_state(False):
-        monkeypatch.setattr(plugin, "_tinygrad_version", lambda: "0.13.0")
+        fn = ix.apply_movement_op
+        plugin.install()
+        late = types.ModuleType("hlayout_test_late_importer")
+        late.apply_movement_op = ix.apply_movement_op
+        kept = ix.apply_movement_op
+        sys.modules[late.__name__] = late
+        try:
+            plugin.uninstall()
+            assert late.apply_movement_op is fn
+        finally:
+            del sys.modules[late.__name__]
+        x = Tensor.arange(12).reshape(3, 4).contiguous().realize()
+        t = x.permute(1, 0).reshape(12)
+        assert t.tolist() == [0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]
+        ix.apply_movement_op = lambda *args: ("tinygrad's", args)
+        try:  # the kept reference now calls whatever tinygrad's module holds
+            assert kept("op", (4,), (2, 2), ()) == ("tinygrad's", ("op", (4,), (2, 2), ()))
+        finally:
+            ix.apply_movement_op = fn
+
+
+def test_install_refuses_another_tinygrad(monkeypatch):
+    # The version is faked only inside: leaving plugin_state may reinstall.
+    with plugin_state(False), monkeypatch.context() as mp:
+        mp.setattr(plugin, "_tinygrad_version", lambda: "0.13.0")
         with pytest.raises(RuntimeError, match="0.13.0"):
             plugin.install()
         assert not plugin.installed()

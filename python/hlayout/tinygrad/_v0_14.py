@@ -227,8 +227,14 @@ def _index_uops(in_shape, top, ops, rngs, pads):
 
 
 def _apply_movement_op(op, in_shape, arg, rngs):
-    """tinygrad's ``apply_movement_op``, with the chain's index from hlayout."""
-    original = _ORIGINAL["apply_movement_op"]
+    """tinygrad's ``apply_movement_op``, with the chain's index from hlayout.
+    Once uninstalled, a reference kept elsewhere (a module imported while the
+    plug-in was installed) calls tinygrad's own function."""
+    original = _ORIGINAL.get("apply_movement_op")
+    if original is None:
+        import tinygrad.schedule.indexing as ix
+
+        return ix.apply_movement_op(op, in_shape, arg, rngs)
     got = chain_ops(op.name, in_shape, arg)
     if got is None or not in_shape or 0 in in_shape:
         return original(op, in_shape, arg, rngs)
@@ -326,7 +332,11 @@ def uninstall():
         return
     import tinygrad.codegen as cg
 
-    for m in _ORIGINAL["modules"]:
+    import sys
+
+    # Every module holding the patched function, including those imported
+    # (``from … import apply_movement_op``) while the plug-in was installed.
+    for m in list(sys.modules.values()):
         if getattr(m, "apply_movement_op", None) is _ORIGINAL["patched"]:
             m.apply_movement_op = _ORIGINAL["apply_movement_op"]
     cg.pm_split_ranges = _ORIGINAL["pm_split_ranges"]
