@@ -3,8 +3,19 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-fn hlayout() -> Command {
+/// The `hlayout` binary of this build.
+pub(crate) fn hlayout() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hlayout"))
+}
+
+/// Asserts that `hlayout ARGS` is bad usage: exit 2, nothing on stdout, and
+/// an `error: ` line on stderr.
+pub(crate) fn assert_usage_error(args: &[&str]) {
+    let out = hlayout().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
 }
 
 /// Runs `hlayout ARGS` with `input` on stdin; asserts exit 0 and returns the
@@ -277,11 +288,7 @@ fn malformed_arguments_are_usage_errors_with_exit_two() {
         &["batch", "--max-reply-elements", "18446744073709551616"],
         &["batch", "--version"],
     ] {
-        let out = hlayout().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_usage_error(args);
     }
 }
 

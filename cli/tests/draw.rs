@@ -2,13 +2,8 @@
 //! picture (SVG, or TikZ with `--tikz`) and exits 0; help goes to stdout;
 //! bad usage exits 2 and failed requests exit 1, as for every subcommand.
 
-use std::process::Command;
-
+use crate::cli::{assert_usage_error, hlayout};
 use hlayout::draw::{self, Banks, TvPicture};
-
-fn hlayout() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hlayout"))
-}
 
 /// Runs `hlayout draw ARGS`, asserts exit 0 and an empty stderr, returns stdout.
 fn draw_ok(args: &[&str]) -> String {
@@ -149,11 +144,7 @@ fn draw_bad_usage_exits_two() {
         &["draw", "--tv", "(8,1):(1,0)", "--chain", "{}"],
         &["draw", "--version"],
     ] {
-        let out = hlayout().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_usage_error(args);
     }
 }
 
