@@ -63,8 +63,11 @@ fn closed_form_divisible_chain(b: Bencher, text: &str) {
 }
 
 /// Neither closed form: `(s,s):(100,3)` and its neighbours `(64,34)` (an
-/// inverse with the chain 1 | 3 | 300) and `(64,35)` (none).
+/// inverse with the chain 1 | 3 | 300) and `(64,35)` (none), and
+/// `(80,58):(272,137)` (`R = (216,136):(29,-28)`, chain 1 | 136, found by
+/// the first pass).
 #[divan::bench(args = [
+    ("(80,58):(272,137)", Kind::Inverse),
     ("(8,8):(100,3)", Kind::Inverse),
     ("(16,16):(100,3)", Kind::Inverse),
     ("(32,32):(100,3)", Kind::Inverse),
@@ -77,17 +80,19 @@ fn search_100_3(b: Bencher, (text, want): (&str, Kind)) {
     b.bench(|| black_box(&l).left_inverse().is_ok());
 }
 
-/// The search on 2^15..2^20 elements: an inverse found after a short prefix
-/// (`(1024,34):(100,3)`), collisions named (rank 2 in O(1), rank 3 when
-/// read), injective layouts refused, and one still undecided (its chain
-/// 1 | 3 | 9228 sits behind hundreds of sibling primes).
+/// The search on 2^15..2^20 elements: inverses found after a short prefix
+/// (`(1024,34):(100,3)`, and `(1024,1024):(3076,3)` on the chain
+/// 1 | 3 | 9228 of the first pass), collisions named (rank 2 in O(1), rank 3
+/// when read), injective layouts refused, and one still undecided
+/// (`(851,6):(862,740)`, 5,106 elements: refused given 2^28 work units).
 #[divan::bench(args = [
     ("(1024,34):(100,3)", Kind::Inverse),
     ("(1024,1024):(100,3)", Kind::NotInjective),
     ("(64,64,256):(65,1,4097)", Kind::NotInjective),
     ("(1024,1024):(1025,3)", Kind::NoInverse),
     ("(1024,1024):(1024,3)", Kind::NoInverse),
-    ("(1024,1024):(3076,3)", Kind::Undecided),
+    ("(1024,1024):(3076,3)", Kind::Inverse),
+    ("(851,6):(862,740)", Kind::Undecided),
 ], sample_count = 10)]
 fn search_large(b: Bencher, (text, want): (&str, Kind)) {
     let l = checked(text, want);

@@ -31,6 +31,12 @@
 //!   index); a pass is the answer, a failure names a point that bounds the
 //!   node's children.
 //!
+//! - **First pass.** Before the full search, the same walk runs on the
+//!   chains whose place values all divide one of L's own numbers (`hints.rs`),
+//!   longest step first, within `HINT_BUDGET` (2^16) work units of its own;
+//!   it only returns layouts that satisfy every equation, and leaves every
+//!   refusal to the full pass.
+//!
 //! Points are read lazily in increasing order ([`points`]), so the cost
 //! depends on how far the search reads, not on `size(L)`. Exponential in the
 //! worst case: every node, prime candidate, point read, equation and check is
@@ -38,6 +44,7 @@
 //! [`Error::BudgetExceeded`] (undecided), never a guess.
 
 mod blocks;
+mod hints;
 mod lattice;
 mod points;
 mod refute;
@@ -49,6 +56,7 @@ use crate::error::{Error, Result};
 use crate::layout::Layout;
 
 use blocks::Blocks;
+use hints::Hints;
 use lattice::Solutions;
 use points::Points;
 use verify::{build, Target, Verdict};
@@ -137,8 +145,12 @@ pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result
         lowest: 0,
         primes: vec![2, 3],
         digits: SmallVec::new(),
+        hints: Hints::new(&leaves),
     };
     let mut chain = vec![1i64];
+    if let Some(strides) = search.hinted_pass(&mut chain) {
+        return build(&chain, &strides, max, min < 0).map(Found::Inverse);
+    }
     let found = search.descend(&mut chain, &Solutions::default(), 0)?;
     if let Some((x, i, j)) = search.points.collision {
         return Ok(Found::Refuted(not_injective(x, i, j)));
@@ -214,6 +226,9 @@ struct Search {
     /// The primes found so far, in order.
     primes: Vec<i64>,
     digits: SmallVec<[i64; 64]>,
+    /// The first pass's place values (`hints.rs`): when not empty, only
+    /// chains whose every place value divides one of them are tried.
+    hints: Hints,
 }
 
 impl Search {
@@ -255,8 +270,11 @@ impl Search {
         let mut children: Vec<(i64, Solutions, usize)> = Vec::new();
         let mut negatives_tried = false;
         let mut stop = top;
+        let mut failed = false;
         for n in 0.. {
-            let p = self.prime(n)?;
+            let Some(p) = self.candidate(top, n)? else {
+                break;
+            };
             let Some(next) = top.checked_mul(p).filter(|_| p <= limit) else {
                 break;
             };
@@ -266,6 +284,7 @@ impl Search {
                 Scan::Dead => return Ok(None),
                 Scan::Failed(y) => {
                     stop = y;
+                    failed = true;
                     break;
                 }
                 Scan::Exhausted if !self.negative => return Ok(Some(t.particular)),
@@ -282,12 +301,21 @@ impl Search {
                 break;
             }
         }
-        // Lemma 7 past the scan: a contradiction there kills every child.
+        // Lemma 7 past the scan: a contradiction there kills every child
+        // (the first pass, with few children, looks less far ahead).
         if let Some(b) = blocks.as_mut() {
-            let bound = stop.saturating_mul(LOOKAHEAD_FACTOR);
+            let factor = if self.hints.active() {
+                2
+            } else {
+                LOOKAHEAD_FACTOR
+            };
+            let bound = stop.saturating_mul(factor);
             if !self.blocks_beyond(chain, b, cur.pos, bound)? {
                 return Ok(None);
             }
+        }
+        if self.hints.active() {
+            children.reverse(); // the longest step first: fewer nodes to a hint
         }
         for (next, state, at) in children {
             chain.push(next);
@@ -296,7 +324,21 @@ impl Search {
             }
             chain.pop();
         }
+        // The first pass skips place values, so the chain may also end here
+        // (the full pass reaches that chain through its children, Lemma 4).
+        if self.hints.active() && !failed {
+            return self.finish(chain, t, cur);
+        }
         Ok(None)
+    }
+
+    /// The n-th prime step tried at a node with top `top`: every prime in
+    /// the full pass, only those toward a hint in the first.
+    fn candidate(&mut self, top: i64, n: usize) -> Result<Option<i64>> {
+        if self.hints.active() {
+            return Ok(self.hints.step(top, n));
+        }
+        self.prime(n).map(Some)
     }
 
     /// The chain ends at its top: every remaining point, then the negative ones.
