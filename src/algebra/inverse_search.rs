@@ -271,8 +271,9 @@ impl Search {
         let mut negatives_tried = false;
         let mut stop = top;
         let mut failed = false;
+        let steps = self.hints.active().then(|| self.hints.steps(top));
         for n in 0.. {
-            let Some(p) = self.candidate(top, n)? else {
+            let Some(p) = self.candidate(steps.as_deref(), n)? else {
                 break;
             };
             let Some(next) = top.checked_mul(p).filter(|_| p <= limit) else {
@@ -332,13 +333,13 @@ impl Search {
         Ok(None)
     }
 
-    /// The n-th prime step tried at a node with top `top`: every prime in
-    /// the full pass, only those toward a hint in the first.
-    fn candidate(&mut self, top: i64, n: usize) -> Result<Option<i64>> {
-        if self.hints.active() {
-            return Ok(self.hints.step(top, n));
+    /// The n-th step tried at a node: the n-th prime in the full pass, the
+    /// n-th of the first pass's `steps` toward L's numbers.
+    fn candidate(&mut self, steps: Option<&[i64]>, n: usize) -> Result<Option<i64>> {
+        match steps {
+            Some(steps) => Ok(steps.get(n).copied()),
+            None => self.prime(n).map(Some),
         }
-        self.prime(n).map(Some)
     }
 
     /// The chain ends at its top: every remaining point, then the negative ones.

@@ -61,15 +61,15 @@ impl Hints {
         self.active
     }
 
-    /// The n-th smallest step `m ≥ 2` with `top·m` dividing some number (any
-    /// such step, prime or not: a coarser chain is still a chain), if any.
+    /// The steps `m ≥ 2` with `top·m` dividing some number, increasing (any
+    /// such step, prime or not: a coarser chain is still a chain).
     /// O(divisors).
-    pub(super) fn step(&self, top: i64, n: usize) -> Option<i64> {
+    pub(super) fn steps(&self, top: i64) -> Vec<i64> {
         self.divisors
             .iter()
             .filter(|&&e| e > top && e % top == 0)
-            .nth(n)
             .map(|&e| e / top)
+            .collect()
     }
 }
 
@@ -132,8 +132,7 @@ mod tests {
     fn numbers_and_steps() {
         // Invariant: the numbers are |d|, s·|d| and the lcms, and the steps from a top are the quotients of their divisors by it / Witness: (64,34):(100,3) gives 3, 100, 102, 300, 6400; from 3 the steps are 2, 4, 5, 10, 17, 20, 25, 34, 50, 100.
         let h = Hints::new(&[(64, 100, 34), (34, 3, 1)]);
-        let steps: Vec<i64> = (0..).map_while(|n| h.step(3, n)).collect();
-        assert_eq!(steps, [2, 4, 5, 10, 17, 20, 25, 34, 50, 100]);
+        assert_eq!(h.steps(3), [2, 4, 5, 10, 17, 20, 25, 34, 50, 100]);
         let mut d = divisors_of(9228);
         d.sort_unstable();
         assert_eq!(d, [1, 2, 3, 4, 6, 12, 769, 1538, 2307, 3076, 4614, 9228]);
