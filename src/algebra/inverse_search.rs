@@ -64,7 +64,9 @@ use verify::{build, Target, Verdict};
 /// Most work units (image points read, chain nodes, trial divisions,
 /// equations weighted by their unknowns, symbolic checks) the exact search of
 /// [`Layout::left_inverse`] spends; a few milliseconds in a release build.
-/// Beyond it the answer is [`Error::BudgetExceeded`] (undecided).
+/// Beyond it the answer is [`Error::BudgetExceeded`] (undecided). The first
+/// pass over chains of L's own numbers runs before it on 2^16 units of its
+/// own.
 ///
 /// ```
 /// use hlayout::algebra::LEFT_INVERSE_SEARCH_BUDGET;
