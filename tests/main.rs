@@ -17,6 +17,7 @@ mod loop_nest;
 mod merge_props;
 mod movement;
 mod no_alloc;
+mod predicated;
 mod smem_props;
 mod stream_props;
 mod swizzle_props;
