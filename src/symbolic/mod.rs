@@ -39,10 +39,12 @@ mod by_mode;
 mod coalesce;
 mod complement;
 mod compose;
+mod inverse;
 mod layout;
 mod mono;
 mod need;
 mod poly;
+mod products;
 mod prove;
 mod symbols;
 
