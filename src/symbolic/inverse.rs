@@ -1,8 +1,8 @@
 //! Right and left inverses over symbols.
 //!
 //! `right_inverse` is CuTe's construction ([`Layout::right_inverse`]) with
-//! every comparison asked of the prover: the leaves of extent ≥ 2 (decided)
-//! form a chain from `next = 1`, each link the leaf whose stride equals
+//! every comparison asked of the prover: the leaves whose extent is not
+//! proved 1 form a chain from `next = 1`, each link the leaf whose stride equals
 //! `next` (the first in CuTe's order `(stride, extent, index)` when several
 //! do), then `next = extent·stride`. Equality is decided three-way: equal as
 //! polynomials, or `next < d`, or `d < next`, or (both refused) equal under
@@ -24,6 +24,7 @@ use super::complement::pair;
 use super::layout::SymLayout;
 use super::need::Needs;
 use super::poly::Poly;
+use super::prove::{Fact, Truth};
 use super::symbols::Symbols;
 use crate::error::Result;
 
@@ -116,7 +117,7 @@ impl SymLayout {
     }
 }
 
-/// L's leaves of extent ≥ 2 (each decided), with their index strides.
+/// L's leaves whose extent is not proved 1, with their index strides.
 fn candidates(l: &SymLayout, needs: &mut Needs<'_>) -> Result<Vec<Link>> {
     let (s, d) = (l.shape_leaves(), l.stride_leaves());
     let mut index = vec![Poly::constant(1); s.len()];
@@ -125,7 +126,10 @@ fn candidates(l: &SymLayout, needs: &mut Needs<'_>) -> Result<Vec<Link>> {
     }
     let mut out = Vec::with_capacity(s.len());
     for ((e, st), ix) in s.iter().zip(d).zip(index) {
-        if needs.branch_nonneg(e.sub(&Poly::constant(2))?)? {
+        // An extent proved 1 is dropped, as the concrete chain drops it. One
+        // that may be 1 stays: taken as a link it leaves `next` as it is and
+        // adds an extent-1 leaf to R, the same function as skipping it.
+        if needs.syms.prove(&Fact::le(e, &Poly::constant(1))?) != Truth::Proved {
             out.push(Link {
                 ext: e.clone(),
                 stride: st.clone(),

@@ -1,0 +1,290 @@
+//! The remaining algebra over symbols (`right_inverse`, `left_inverse`, the
+//! blocked and raked products, the zipped/tiled/flat forms with one tiler
+//! layout) against the concrete algebra at every allowed binding, as
+//! `tests/symbolic.rs` checks compose and complement: random concrete
+//! layouts with one leaf abstracted to `N` (its assumptions a range of
+//! multiples around the concrete value), and named cases with several
+//! bindings per symbol, the extremes included.
+
+use hlayout::symbolic::{Assume, SymLayout, Symbols};
+use hlayout::{Error, Layout};
+use proptest::prelude::*;
+
+use crate::symbolic::{abstracted, allowed, flat, n_for, same_at, syms, text, values};
+
+/// Checks an inverse over N at every allowed binding: equal as a function
+/// to the concrete one, and `L(R(i)) = i` (right) or `R(L(i)) = i` (left)
+/// there. Returns whether the symbolic one answered.
+fn check_inverse(t: &str, s: &mut Symbols, left: bool) -> Option<bool> {
+    let l = SymLayout::parse(t, s).ok()?;
+    let got = if left { l.left_inverse(s) } else { l.right_inverse(s) };
+    let r = match got {
+        Ok(r) => r,
+        Err(Error::NeedsFacts { .. }) => return Some(false),
+        Err(e) => panic!("inverse of {t}: {e} is not a refusal naming facts"),
+    };
+    for n in allowed(s) {
+        let (lb, rb) = (l.bind(s, &[n]).unwrap(), r.bind(s, &[n]).unwrap());
+        let want = if left {
+            lb.left_inverse().unwrap_or_else(|e| panic!("{t} at N={n}: {e}"))
+        } else {
+            lb.right_inverse()
+        };
+        let shown = r.show(s).to_string();
+        assert_eq!(values(&rb), values(&want), "{t} -> {shown} at N={n}: {want}");
+        if left {
+            let zero = |i: i64| kernel_free(&lb, i);
+            for i in 0..lb.size() {
+                let x = lb.eval(i).unwrap();
+                assert_eq!(rb.eval(x).unwrap(), zero(i), "{t} -> {shown} at N={n}, i={i}");
+            }
+        } else {
+            for i in 0..rb.size() {
+                assert_eq!(lb.eval(rb.eval(i).unwrap()).unwrap(), i, "{t} -> {shown} at N={n}");
+            }
+        }
+    }
+    Some(true)
+}
+
+/// `i` with its coordinates on stride-0 leaves set to 0 (the left inverse's
+/// contract on a kernel).
+fn kernel_free(l: &Layout, i: i64) -> i64 {
+    let (sh, st) = (l.shape_leaves(), l.stride_leaves());
+    let (mut rest, mut place, mut out) = (i, 1i64, 0i64);
+    for k in (0..sh.len()).rev() {
+        let c = rest % sh[k];
+        rest /= sh[k];
+        if st[k] != 0 {
+            out += c * place;
+        }
+        place *= sh[k];
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #[test]
+    fn inverses_over_a_symbol_agree_with_the_concrete_algebra(
+        (sh, st, k, is_stride, below, above, dp) in abstracted(), left in any::<bool>(),
+    ) {
+        let k = k % sh.len();
+        let v = if is_stride { st[k] } else { sh[k] };
+        let Some(mut s) = n_for(v, below, above, dp) else { return Ok(()) };
+        check_inverse(&text(&sh, &st, Some((k, is_stride))), &mut s, left);
+    }
+
+    #[test]
+    fn products_and_single_tiler_divides_over_a_symbol_agree_with_the_concrete_algebra(
+        (sh, st, k, is_stride, below, above, dp) in abstracted(), (tb_s, tb_d) in flat(2),
+        in_a in any::<bool>(), how in 0usize..7,
+    ) {
+        let k = k % if in_a { sh.len() } else { tb_s.len() };
+        let v = match (in_a, is_stride) {
+            (true, true) => st[k],
+            (true, false) => sh[k],
+            (false, true) => tb_d[k],
+            (false, false) => tb_s[k],
+        };
+        let Some(mut s) = n_for(v, below, above, dp) else { return Ok(()) };
+        let spot = Some((k, is_stride));
+        let ta = text(&sh, &st, if in_a { spot } else { None });
+        let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
+        op_agrees(how, &ta, &tb, &mut s);
+    }
+}
+
+const OPS: [&str; 7] = [
+    "blocked_product",
+    "raked_product",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "zipped_product",
+    "tiled_product",
+];
+
+/// Operation `how` of [`OPS`] over N against the concrete one.
+fn op_agrees(how: usize, ta: &str, tb: &str, s: &mut Symbols) -> Option<bool> {
+    use hlayout::algebra::Tiler;
+    let sym = |l: &[SymLayout], s: &Symbols| match how {
+        0 => l[0].blocked_product(&l[1], s),
+        1 => l[0].raked_product(&l[1], s),
+        2 => l[0].zipped_divide(&l[1], s),
+        3 => l[0].tiled_divide(&l[1], s),
+        4 => l[0].flat_divide(&l[1], s),
+        5 => l[0].zipped_product(&l[1], s),
+        _ => l[0].tiled_product(&l[1], s),
+    };
+    let conc = |l: &[Layout], _: i64| {
+        let t = Tiler::Layout(l[1].clone());
+        match how {
+            0 => l[0].blocked_product(&l[1]),
+            1 => l[0].raked_product(&l[1]),
+            2 => l[0].zipped_divide(&t),
+            3 => l[0].tiled_divide(&t),
+            4 => l[0].flat_divide(&t),
+            5 => l[0].zipped_product(&t),
+            _ => l[0].tiled_product(&t),
+        }
+    };
+    check_values(OPS[how], &[ta, tb], s, sym, conc, !matches!(how, 3 | 4 | 6))
+}
+
+/// `check_unary` of `tests/symbolic.rs`, the top-level rank compared only
+/// when `rank`: the tiled and flat forms have one mode per leaf of the rest
+/// (or placement), and where the concrete complement coalesces further at
+/// one binding (an extent that is 1 there) it has fewer; the function is
+/// the same.
+fn check_values(
+    what: &str,
+    texts: &[&str],
+    s: &mut Symbols,
+    sym: impl Fn(&[SymLayout], &Symbols) -> hlayout::Result<SymLayout>,
+    conc: impl Fn(&[Layout], i64) -> hlayout::Result<Layout>,
+    rank: bool,
+) -> Option<bool> {
+    let ls: Vec<SymLayout> = texts
+        .iter()
+        .map(|t| SymLayout::parse(t, s))
+        .collect::<hlayout::Result<_>>()
+        .ok()?;
+    let r = match sym(&ls, s) {
+        Ok(r) => r,
+        Err(Error::NeedsFacts { .. }) => return Some(false),
+        Err(e) => panic!("{what} {texts:?}: {e} is not a refusal naming facts"),
+    };
+    for n in allowed(s) {
+        let bound: Vec<Layout> = ls.iter().map(|l| l.bind(s, &[n]).unwrap()).collect();
+        let shown = r.show(s).to_string();
+        let want = conc(&bound, n)
+            .unwrap_or_else(|e| panic!("{what} {texts:?} = {shown} over N, refused at N={n}: {e}"));
+        let got = r.bind(s, &[n]).unwrap();
+        assert_eq!(values(&got), values(&want), "{what} {texts:?} = {shown} at N={n} vs {want}");
+        if rank {
+            assert_eq!(got.shape().rank(), want.shape().rank(), "{what} {texts:?} at N={n}");
+        }
+    }
+    Some(true)
+}
+
+#[test]
+fn census_of_the_new_operations() {
+    // The properties above pass vacuously if nothing answers: count answers
+    // over a fixed seed, each checked at every binding.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut answered = [0usize; 9];
+    let strategy = (abstracted(), flat(2), any::<bool>());
+    for _ in 0..2500 {
+        let ((sh, st, k, is_stride, below, above, dp), (tb_s, tb_d), in_a) = strategy
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let k = k % if in_a { sh.len() } else { tb_s.len() };
+        let v = match (in_a, is_stride) {
+            (true, true) => st[k],
+            (true, false) => sh[k],
+            (false, true) => tb_d[k],
+            (false, false) => tb_s[k],
+        };
+        let spot = Some((k, is_stride));
+        let ta = text(&sh, &st, if in_a { spot } else { None });
+        let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
+        for (how, n) in answered.iter_mut().enumerate() {
+            let Some(mut s) = n_for(v, below, above, dp) else { continue };
+            let ok = match how {
+                7 | 8 if !in_a => None,
+                7 => check_inverse(&ta, &mut s, false),
+                8 => check_inverse(&ta, &mut s, true),
+                _ => op_agrees(how, &ta, &tb, &mut s),
+            };
+            *n += usize::from(ok == Some(true));
+        }
+    }
+    eprintln!("answered (7 ops, right and left inverse): {answered:?}");
+    assert!(answered.iter().all(|&a| a > 100), "{answered:?}");
+}
+
+use proptest::strategy::ValueTree;
+
+#[test]
+fn named_inverses_at_several_bindings() {
+    let picks = [2, 3, 4, 7, 8, 64];
+    // A transpose over N: its right inverse reads the columns back.
+    let mut s = syms(&[("N", 2, 64, 1)]);
+    let t = SymLayout::parse("(N,4):(1,N)", &mut s).unwrap();
+    let r = t.right_inverse(&s).unwrap();
+    assert_eq!(r.show(&s).to_string(), "(4,N):(1,4)");
+    same_at(&r, |b| t.bind(&s, b).unwrap().right_inverse(), &s, &picks);
+    // Every other column of an N-wide row: a left inverse for every N.
+    let l = SymLayout::parse("(N,4):(1,2*N)", &mut s).unwrap();
+    let li = l.left_inverse(&s).unwrap();
+    same_at(&li, |b| l.bind(&s, b).unwrap().left_inverse().unwrap(), &s, &picks);
+    // Two symbols, the extremes included.
+    let mut s = syms(&[("M", 2, 16, 1), ("K", 2, 32, 2)]);
+    let a = SymLayout::parse("(M,(4,K)):(4*K,(1,4))", &mut s).unwrap();
+    let r = a.right_inverse(&s).unwrap();
+    same_at(&r, |b| a.bind(&s, b).unwrap().right_inverse(), &s, &[1, 2, 3, 8, 16]);
+    let li = a.left_inverse(&s).unwrap();
+    same_at(&li, |b| a.bind(&s, b).unwrap().left_inverse().unwrap(), &s, &[1, 2, 3, 8, 16]);
+}
+
+#[test]
+fn inverse_refusals_name_the_fact() {
+    // Whether the chain goes on past 4:1 depends on K (K = 4 continues it).
+    let mut s = Symbols::new();
+    let u = SymLayout::parse("(2,4):(K,1)", &mut s).unwrap();
+    match u.right_inverse(&s) {
+        Err(Error::NeedsFacts { needs, .. }) => assert_eq!(needs, ["K >= 5"]),
+        other => panic!("{other:?}"),
+    }
+    s.assume("K", Assume { min: 5, max: 1 << 20, ..Assume::default() }).unwrap();
+    assert_eq!(u.right_inverse(&s).unwrap().show(&s).to_string(), "4:1");
+    // Holes between the leaves (N not a multiple of 4 at every binding): refused.
+    let mut s = syms(&[("N", 4, 64, 1)]);
+    let h = SymLayout::parse("(2,4):(N,1)", &mut s).unwrap();
+    assert!(matches!(h.left_inverse(&s), Err(Error::NeedsFacts { .. })));
+    let mut s = syms(&[("N", 4, 64, 4)]);
+    let h = SymLayout::parse("(2,4):(N,1)", &mut s).unwrap();
+    let r = h.left_inverse(&s);
+    assert!(matches!(r, Err(Error::NeedsFacts { ref needs, .. }) if needs.is_empty()), "{r:?}");
+    // At Nt = 1 two leaves have stride 4: the chain's order is not proved.
+    let mut s = syms(&[("Nt", 1, 16, 1)]);
+    let h = SymLayout::parse("(2,4):(4*Nt,1)", &mut s).unwrap();
+    match h.left_inverse(&s) {
+        Err(Error::NeedsFacts { needs, .. }) => assert_eq!(needs, ["Nt >= 2"]),
+        other => panic!("{other:?}"),
+    }
+    let mut s = syms(&[("Nt", 2, 16, 1)]);
+    let h = SymLayout::parse("(2,4):(4*Nt,1)", &mut s).unwrap();
+    let r = h.left_inverse(&s).unwrap();
+    same_at(&r, |b| h.bind(&s, b).unwrap().left_inverse().unwrap(), &s, &[1, 2, 5, 16]);
+}
+
+#[test]
+fn named_products_and_divides_at_several_bindings() {
+    let mut s = syms(&[("N", 2, 32, 1), ("T", 1, 16, 1)]);
+    let picks = [1, 2, 3, 5, 16, 32];
+    let a = SymLayout::parse("(2,N):(N,1)", &mut s).unwrap();
+    let b = SymLayout::parse("(3,T):(T,1)", &mut s).unwrap();
+    for (name, r, want) in [
+        ("blocked", a.blocked_product(&b, &s), Layout::blocked_product as fn(&Layout, &Layout) -> hlayout::Result<Layout>),
+        ("raked", a.raked_product(&b, &s), Layout::raked_product),
+    ] {
+        let r = r.unwrap_or_else(|e| panic!("{name}: {e}"));
+        same_at(&r, |v| want(&a.bind(&s, v).unwrap(), &b.bind(&s, v).unwrap()).unwrap(), &s, &picks);
+    }
+    let row = SymLayout::parse("(64*T,8):(8,1)", &mut s).unwrap();
+    let tile = SymLayout::parse("(4,64):(1,8)", &mut s).unwrap();
+    use hlayout::algebra::Tiler;
+    let tiled = row.tiled_divide(&tile, &s).unwrap();
+    assert_eq!(tiled.show(&s).to_string(), "(T,2,(4,64)):(512,4,(1,8))");
+    same_at(&tiled, |v| row.bind(&s, v).unwrap().tiled_divide(&Tiler::Layout(tile.bind(&s, v).unwrap())).unwrap(), &s, &picks);
+    // The tile count 512*T/1024 is no polynomial (T may be odd): refused.
+    let mut odd = syms(&[("T", 1, 16, 1)]);
+    let row = SymLayout::parse("(64*T,8):(8,1)", &mut odd).unwrap();
+    let tile = SymLayout::parse("(4,64):(1,8)", &mut odd).unwrap();
+    assert!(matches!(row.flat_divide(&SymLayout::parse("(8,128):(1,8)", &mut odd).unwrap(), &odd), Err(Error::NeedsFacts { .. })));
+    assert!(row.flat_divide(&tile, &odd).is_ok());
+}
