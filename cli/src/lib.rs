@@ -25,3 +25,4 @@ pub mod fields;
 pub mod show;
 pub mod smem;
 pub mod symbolic;
+mod sym_tiles;

@@ -16,5 +16,6 @@ mod merge_cases;
 mod protocol;
 mod smem;
 mod symbolic;
+mod sym_tiles;
 mod view_chains;
 mod vocabulary;
