@@ -42,7 +42,10 @@ fn check(a: &Layout, t: &Tiler, form: DivideForm) -> i64 {
     assert_eq!(v.size(), r.size(), "{a} / {t:?}");
     // The divided pieces: (mode of A, tile, its complement), and the kept modes.
     let (kept, pieces): (Vec<Layout>, Vec<(Layout, Layout, Layout)>) = match t {
-        Tiler::Layout(b) => (vec![], vec![(a.clone(), b.clone(), b.complement(a.size()).unwrap())]),
+        Tiler::Layout(b) => (
+            vec![],
+            vec![(a.clone(), b.clone(), b.complement(a.size()).unwrap())],
+        ),
         Tiler::Modes(ts) => {
             let modes: Vec<Layout> = a.modes().collect();
             let skip = modes.len() - ts.len();
@@ -128,7 +131,10 @@ fn named_cases_at_every_element() {
         ("(10,6):(6,1)", Tiler::Layout(l("8:1"))),
         ("(10,6):(1,10)", Tiler::Modes(vec![l("4:1"), l("4:1")])),
         ("(10,7):(7,1)", Tiler::Modes(vec![l("3:1")])),
-        ("(5,10,7):(70,7,1)", Tiler::Modes(vec![l("(2,2):(1,2)"), l("4:2")])),
+        (
+            "(5,10,7):(70,7,1)",
+            Tiler::Modes(vec![l("(2,2):(1,2)"), l("4:2")]),
+        ),
         ("12:1", Tiler::Layout(l("(2,2):(1,4)"))),
         ("(9,4):(4,1)", Tiler::Modes(vec![l("2:4"), l("4:1")])),
         ("(6,4):(4,1)", Tiler::Layout(l("4:1"))), // divisible: no constraint
@@ -163,9 +169,14 @@ fn refusals_are_the_unpredicated_divides() {
     let a = l("(3,4):(1,3)");
     let t = Tiler::Layout(l("5:1"));
     let want = a.logical_divide(&l("5:1")).unwrap_err();
-    assert_eq!(a.predicated_divide(&t, DivideForm::Logical).unwrap_err(), want);
+    assert_eq!(
+        a.predicated_divide(&t, DivideForm::Logical).unwrap_err(),
+        want
+    );
     let long = Tiler::Modes(vec![l("2:1"), l("2:1")]);
-    assert!(l("10:1").predicated_divide(&long, DivideForm::Zipped).is_err());
+    assert!(l("10:1")
+        .predicated_divide(&long, DivideForm::Zipped)
+        .is_err());
 }
 
 /// A small 1-D or 2-D layout and a tiler with tiles of 1..=6 that need not divide.

@@ -555,7 +555,8 @@ pub(crate) fn check_unary(
 
 /// Random flat layout text with one leaf (or none) replaced by N, and N's
 /// assumptions: multiples of a divisor of the replaced value around it.
-pub(crate) fn abstracted() -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize, bool, i64, i64, usize)> {
+pub(crate) fn abstracted(
+) -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize, bool, i64, i64, usize)> {
     (
         flat(3),
         0usize..3,
@@ -740,7 +741,12 @@ pub(crate) fn each_binding(s: &Symbols, picks: &[i64]) -> Vec<Vec<i64>> {
     all
 }
 
-pub(crate) fn same_at(got: &SymLayout, want: impl Fn(&[i64]) -> Layout, s: &Symbols, picks: &[i64]) {
+pub(crate) fn same_at(
+    got: &SymLayout,
+    want: impl Fn(&[i64]) -> Layout,
+    s: &Symbols,
+    picks: &[i64],
+) {
     let bindings = each_binding(s, picks);
     assert!(bindings.len() > 2);
     for b in bindings {

@@ -17,7 +17,11 @@ use crate::symbolic::{abstracted, allowed, flat, n_for, same_at, syms, text, val
 /// there. Returns whether the symbolic one answered.
 fn check_inverse(t: &str, s: &mut Symbols, left: bool) -> Option<bool> {
     let l = SymLayout::parse(t, s).ok()?;
-    let got = if left { l.left_inverse(s) } else { l.right_inverse(s) };
+    let got = if left {
+        l.left_inverse(s)
+    } else {
+        l.right_inverse(s)
+    };
     let r = match got {
         Ok(r) => r,
         Err(Error::NeedsFacts { .. }) => return Some(false),
@@ -26,21 +30,34 @@ fn check_inverse(t: &str, s: &mut Symbols, left: bool) -> Option<bool> {
     for n in allowed(s) {
         let (lb, rb) = (l.bind(s, &[n]).unwrap(), r.bind(s, &[n]).unwrap());
         let want = if left {
-            lb.left_inverse().unwrap_or_else(|e| panic!("{t} at N={n}: {e}"))
+            lb.left_inverse()
+                .unwrap_or_else(|e| panic!("{t} at N={n}: {e}"))
         } else {
             lb.right_inverse()
         };
         let shown = r.show(s).to_string();
-        assert_eq!(values(&rb), values(&want), "{t} -> {shown} at N={n}: {want}");
+        assert_eq!(
+            values(&rb),
+            values(&want),
+            "{t} -> {shown} at N={n}: {want}"
+        );
         if left {
             let zero = |i: i64| kernel_free(&lb, i);
             for i in 0..lb.size() {
                 let x = lb.eval(i).unwrap();
-                assert_eq!(rb.eval(x).unwrap(), zero(i), "{t} -> {shown} at N={n}, i={i}");
+                assert_eq!(
+                    rb.eval(x).unwrap(),
+                    zero(i),
+                    "{t} -> {shown} at N={n}, i={i}"
+                );
             }
         } else {
             for i in 0..rb.size() {
-                assert_eq!(lb.eval(rb.eval(i).unwrap()).unwrap(), i, "{t} -> {shown} at N={n}");
+                assert_eq!(
+                    lb.eval(rb.eval(i).unwrap()).unwrap(),
+                    i,
+                    "{t} -> {shown} at N={n}"
+                );
             }
         }
     }
@@ -161,9 +178,17 @@ fn check_values(
         let want = conc(&bound, n)
             .unwrap_or_else(|e| panic!("{what} {texts:?} = {shown} over N, refused at N={n}: {e}"));
         let got = r.bind(s, &[n]).unwrap();
-        assert_eq!(values(&got), values(&want), "{what} {texts:?} = {shown} at N={n} vs {want}");
+        assert_eq!(
+            values(&got),
+            values(&want),
+            "{what} {texts:?} = {shown} at N={n} vs {want}"
+        );
         if rank {
-            assert_eq!(got.shape().rank(), want.shape().rank(), "{what} {texts:?} at N={n}");
+            assert_eq!(
+                got.shape().rank(),
+                want.shape().rank(),
+                "{what} {texts:?} at N={n}"
+            );
         }
     }
     Some(true)
@@ -177,10 +202,8 @@ fn census_of_the_new_operations() {
     let mut answered = [0usize; 9];
     let strategy = (abstracted(), flat(2), any::<bool>());
     for _ in 0..2500 {
-        let ((sh, st, k, is_stride, below, above, dp), (tb_s, tb_d), in_a) = strategy
-            .new_tree(&mut runner)
-            .unwrap()
-            .current();
+        let ((sh, st, k, is_stride, below, above, dp), (tb_s, tb_d), in_a) =
+            strategy.new_tree(&mut runner).unwrap().current();
         let k = k % if in_a { sh.len() } else { tb_s.len() };
         let v = match (in_a, is_stride) {
             (true, true) => st[k],
@@ -192,7 +215,9 @@ fn census_of_the_new_operations() {
         let ta = text(&sh, &st, if in_a { spot } else { None });
         let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
         for (how, n) in answered.iter_mut().enumerate() {
-            let Some(mut s) = n_for(v, below, above, dp) else { continue };
+            let Some(mut s) = n_for(v, below, above, dp) else {
+                continue;
+            };
             let ok = match how {
                 7 | 8 if !in_a => None,
                 7 => check_inverse(&ta, &mut s, false),
@@ -220,14 +245,29 @@ fn named_inverses_at_several_bindings() {
     // Every other column of an N-wide row: a left inverse for every N.
     let l = SymLayout::parse("(N,4):(1,2*N)", &mut s).unwrap();
     let li = l.left_inverse(&s).unwrap();
-    same_at(&li, |b| l.bind(&s, b).unwrap().left_inverse().unwrap(), &s, &picks);
+    same_at(
+        &li,
+        |b| l.bind(&s, b).unwrap().left_inverse().unwrap(),
+        &s,
+        &picks,
+    );
     // Two symbols, the extremes included.
     let mut s = syms(&[("M", 2, 16, 1), ("K", 2, 32, 2)]);
     let a = SymLayout::parse("(M,(4,K)):(4*K,(1,4))", &mut s).unwrap();
     let r = a.right_inverse(&s).unwrap();
-    same_at(&r, |b| a.bind(&s, b).unwrap().right_inverse(), &s, &[1, 2, 3, 8, 16]);
+    same_at(
+        &r,
+        |b| a.bind(&s, b).unwrap().right_inverse(),
+        &s,
+        &[1, 2, 3, 8, 16],
+    );
     let li = a.left_inverse(&s).unwrap();
-    same_at(&li, |b| a.bind(&s, b).unwrap().left_inverse().unwrap(), &s, &[1, 2, 3, 8, 16]);
+    same_at(
+        &li,
+        |b| a.bind(&s, b).unwrap().left_inverse().unwrap(),
+        &s,
+        &[1, 2, 3, 8, 16],
+    );
 }
 
 #[test]
@@ -239,7 +279,15 @@ fn inverse_refusals_name_the_fact() {
         Err(Error::NeedsFacts { needs, .. }) => assert_eq!(needs, ["K >= 5"]),
         other => panic!("{other:?}"),
     }
-    s.assume("K", Assume { min: 5, max: 1 << 20, ..Assume::default() }).unwrap();
+    s.assume(
+        "K",
+        Assume {
+            min: 5,
+            max: 1 << 20,
+            ..Assume::default()
+        },
+    )
+    .unwrap();
     assert_eq!(u.right_inverse(&s).unwrap().show(&s).to_string(), "4:1");
     // Holes between the leaves (N not a multiple of 4 at every binding): refused.
     let mut s = syms(&[("N", 4, 64, 1)]);
@@ -248,7 +296,10 @@ fn inverse_refusals_name_the_fact() {
     let mut s = syms(&[("N", 4, 64, 4)]);
     let h = SymLayout::parse("(2,4):(N,1)", &mut s).unwrap();
     let r = h.left_inverse(&s);
-    assert!(matches!(r, Err(Error::NeedsFacts { ref needs, .. }) if needs.is_empty()), "{r:?}");
+    assert!(
+        matches!(r, Err(Error::NeedsFacts { ref needs, .. }) if needs.is_empty()),
+        "{r:?}"
+    );
     // At Nt = 1 two leaves have stride 4: the chain's order is not proved.
     let mut s = syms(&[("Nt", 1, 16, 1)]);
     let h = SymLayout::parse("(2,4):(4*Nt,1)", &mut s).unwrap();
@@ -259,7 +310,12 @@ fn inverse_refusals_name_the_fact() {
     let mut s = syms(&[("Nt", 2, 16, 1)]);
     let h = SymLayout::parse("(2,4):(4*Nt,1)", &mut s).unwrap();
     let r = h.left_inverse(&s).unwrap();
-    same_at(&r, |b| h.bind(&s, b).unwrap().left_inverse().unwrap(), &s, &[1, 2, 5, 16]);
+    same_at(
+        &r,
+        |b| h.bind(&s, b).unwrap().left_inverse().unwrap(),
+        &s,
+        &[1, 2, 5, 16],
+    );
 }
 
 #[test]
@@ -269,22 +325,148 @@ fn named_products_and_divides_at_several_bindings() {
     let a = SymLayout::parse("(2,N):(N,1)", &mut s).unwrap();
     let b = SymLayout::parse("(3,T):(T,1)", &mut s).unwrap();
     for (name, r, want) in [
-        ("blocked", a.blocked_product(&b, &s), Layout::blocked_product as fn(&Layout, &Layout) -> hlayout::Result<Layout>),
+        (
+            "blocked",
+            a.blocked_product(&b, &s),
+            Layout::blocked_product as fn(&Layout, &Layout) -> hlayout::Result<Layout>,
+        ),
         ("raked", a.raked_product(&b, &s), Layout::raked_product),
     ] {
         let r = r.unwrap_or_else(|e| panic!("{name}: {e}"));
-        same_at(&r, |v| want(&a.bind(&s, v).unwrap(), &b.bind(&s, v).unwrap()).unwrap(), &s, &picks);
+        same_at(
+            &r,
+            |v| want(&a.bind(&s, v).unwrap(), &b.bind(&s, v).unwrap()).unwrap(),
+            &s,
+            &picks,
+        );
     }
     let row = SymLayout::parse("(64*T,8):(8,1)", &mut s).unwrap();
     let tile = SymLayout::parse("(4,64):(1,8)", &mut s).unwrap();
     use hlayout::algebra::Tiler;
     let tiled = row.tiled_divide(&tile, &s).unwrap();
     assert_eq!(tiled.show(&s).to_string(), "(T,2,(4,64)):(512,4,(1,8))");
-    same_at(&tiled, |v| row.bind(&s, v).unwrap().tiled_divide(&Tiler::Layout(tile.bind(&s, v).unwrap())).unwrap(), &s, &picks);
+    same_at(
+        &tiled,
+        |v| {
+            row.bind(&s, v)
+                .unwrap()
+                .tiled_divide(&Tiler::Layout(tile.bind(&s, v).unwrap()))
+                .unwrap()
+        },
+        &s,
+        &picks,
+    );
     // The tile count 512*T/1024 is no polynomial (T may be odd): refused.
     let mut odd = syms(&[("T", 1, 16, 1)]);
     let row = SymLayout::parse("(64*T,8):(8,1)", &mut odd).unwrap();
     let tile = SymLayout::parse("(4,64):(1,8)", &mut odd).unwrap();
-    assert!(matches!(row.flat_divide(&SymLayout::parse("(8,128):(1,8)", &mut odd).unwrap(), &odd), Err(Error::NeedsFacts { .. })));
+    assert!(matches!(
+        row.flat_divide(&SymLayout::parse("(8,128):(1,8)", &mut odd).unwrap(), &odd),
+        Err(Error::NeedsFacts { .. })
+    ));
     assert!(row.flat_divide(&tile, &odd).is_ok());
+}
+
+// ---------------------------------------------------------------------------
+// Predicated divides over symbols.
+
+/// Checks a symbolic predicated divide against the concrete one at every
+/// allowed binding of K (id 0): the same shape, and at every element the
+/// same offset or the same invalidity.
+fn check_predicated(
+    got: &hlayout::symbolic::SymPredicated,
+    s: &Symbols,
+    want: impl Fn(i64) -> hlayout::View,
+) {
+    let a = s.assumption(0);
+    for k in (a.min..=a.max).filter(|v| a.allows(*v)) {
+        let (g, w) = (got.bind(s, &[k]).unwrap(), want(k));
+        let shown = got.show(s).to_string();
+        assert_eq!(g.shape(), w.shape(), "{shown} at K={k}: {g} vs {w}");
+        let shape = w.shape();
+        for i in 0..w.size() {
+            let c = crate::common::digits(i, &shape);
+            assert_eq!(
+                g.eval(&c).unwrap(),
+                w.eval(&c).unwrap(),
+                "{shown} at K={k}, {c:?}: {g} vs {w}"
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+    #[test]
+    fn predicated_divides_over_a_symbol_agree_with_the_concrete_ones(
+        t in 1i64..=6, r in 0i64..6, q in 1i64..=4, below in 0i64..3, above in 0i64..3,
+        stride in 1i64..=3, n2 in 1i64..=6, t2 in 1i64..=4, two_d in any::<bool>(), form in 0usize..4,
+    ) {
+        use hlayout::algebra::{DivideForm, Tiler};
+        let r = r % t;
+        let mut s = Symbols::new();
+        let min = if r > 0 { (q - below).max(0) } else { (q - below).max(1) };
+        s.assume("K", Assume { min, max: q + above, divisible_by: 1 }).unwrap();
+        let ext = if r > 0 { format!("{t}*K+{r}") } else { format!("{t}*K") };
+        let tile = SymLayout::parse(&format!("{t}:1"), &mut s).unwrap();
+        let ct: Layout = format!("{t}:1").parse().unwrap();
+        if !two_d {
+            let a = SymLayout::parse(&format!("{ext}:{stride}"), &mut s).unwrap();
+            let p = a.predicated_divide(&tile, &s).unwrap();
+            check_predicated(&p, &s, |k| {
+                a.bind(&s, &[k]).unwrap().predicated_divide(&Tiler::Layout(ct.clone()), DivideForm::Logical).unwrap()
+            });
+        } else {
+            let forms = [DivideForm::Logical, DivideForm::Zipped, DivideForm::Tiled, DivideForm::Flat];
+            let a = SymLayout::parse(&format!("({ext},{n2}):({},{stride})", n2 * stride), &mut s).unwrap();
+            let t2s = SymLayout::parse(&format!("{t2}:1"), &mut s).unwrap();
+            let p = a.predicated_divide_by(&[tile, t2s], forms[form], &s).unwrap();
+            let tiler = Tiler::Modes(vec![ct.clone(), format!("{t2}:1").parse().unwrap()]);
+            check_predicated(&p, &s, |k| a.bind(&s, &[k]).unwrap().predicated_divide(&tiler, forms[form]).unwrap());
+        }
+    }
+}
+
+#[test]
+fn predicated_tiles_of_a_symbolic_extent() {
+    use hlayout::algebra::{DivideForm, Tiler};
+    // 64*K+10 by 64: K+1 tiles, the last valid up to 10; K = 0 and the top included.
+    let mut s = syms(&[("K", 0, 100, 1)]);
+    let a = SymLayout::parse("64*K+10:1", &mut s).unwrap();
+    let tile = SymLayout::parse("64:1", &mut s).unwrap();
+    let p = a.predicated_divide(&tile, &s).unwrap();
+    assert_eq!(
+        p.show(&s).to_string(),
+        "(K+1,64):(64,1) if 0<=64*x0+x1<64*K+10"
+    );
+    let ct: Layout = "64:1".parse().unwrap();
+    check_predicated(&p, &s, |k| {
+        a.bind(&s, &[k])
+            .unwrap()
+            .predicated_divide(&Tiler::Layout(ct.clone()), DivideForm::Logical)
+            .unwrap()
+    });
+    // A multiple of the tile: no constraint, the plain divide.
+    let m = SymLayout::parse("64*K+64:1", &mut s).unwrap();
+    let p = m.predicated_divide(&tile, &s).unwrap();
+    assert!(p.constraints().is_empty(), "{}", p.show(&s));
+    assert_eq!(p.layout(), &m.logical_divide(&tile, &s).unwrap());
+    // N by 64: the tile count ⌈N/64⌉ is no polynomial, with or without N % 64 == 0.
+    for d in [1, 64] {
+        let mut s = syms(&[("N", 1, 1 << 20, d)]);
+        let n = SymLayout::parse("N:1", &mut s).unwrap();
+        let tile = SymLayout::parse("64:1", &mut s).unwrap();
+        match n.predicated_divide(&tile, &s) {
+            Err(Error::NeedsFacts { needs, why, .. }) => {
+                assert!(needs.is_empty() && why.contains("tile count"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // A symbolic tile count: ⌈(4*M*K+1)/(4*M)⌉ is no polynomial either.
+    let mut s = syms(&[("M", 1, 8, 1), ("K", 1, 8, 1)]);
+    let a = SymLayout::parse("4*M*K+1:1", &mut s).unwrap();
+    assert!(a
+        .predicated_divide(&SymLayout::parse("4*M:1", &mut s).unwrap(), &s)
+        .is_err());
 }

@@ -24,5 +24,5 @@ pub mod expr;
 pub mod fields;
 pub mod show;
 pub mod smem;
-pub mod symbolic;
 mod sym_tiles;
+pub mod symbolic;

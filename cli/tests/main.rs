@@ -15,7 +15,7 @@ mod hostile;
 mod merge_cases;
 mod protocol;
 mod smem;
-mod symbolic;
 mod sym_tiles;
+mod symbolic;
 mod view_chains;
 mod vocabulary;
