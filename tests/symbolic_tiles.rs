@@ -411,10 +411,15 @@ proptest! {
         let tile = SymLayout::parse(&format!("{t}:1"), &mut s).unwrap();
         let ct: Layout = format!("{t}:1").parse().unwrap();
         if !two_d {
+            let forms = [DivideForm::Logical, DivideForm::Zipped, DivideForm::Tiled, DivideForm::Flat];
             let a = SymLayout::parse(&format!("{ext}:{stride}"), &mut s).unwrap();
-            let p = a.predicated_divide(&tile, &s).unwrap();
+            // A two-leaf tile spanning t: strided when t is even.
+            let tt = if t % 2 == 0 { format!("(2,{}):(1,2)", t / 2) } else { format!("(1,{t}):({t},1)") };
+            let tile = SymLayout::parse(&tt, &mut s).unwrap();
+            let ct: Layout = tt.parse().unwrap();
+            let p = a.predicated_divide(&tile, forms[form], &s).unwrap();
             check_predicated(&p, &s, |k| {
-                a.bind(&s, &[k]).unwrap().predicated_divide(&Tiler::Layout(ct.clone()), DivideForm::Logical).unwrap()
+                a.bind(&s, &[k]).unwrap().predicated_divide(&Tiler::Layout(ct.clone()), forms[form]).unwrap()
             });
         } else {
             let forms = [DivideForm::Logical, DivideForm::Zipped, DivideForm::Tiled, DivideForm::Flat];
@@ -434,7 +439,7 @@ fn predicated_tiles_of_a_symbolic_extent() {
     let mut s = syms(&[("K", 0, 100, 1)]);
     let a = SymLayout::parse("64*K+10:1", &mut s).unwrap();
     let tile = SymLayout::parse("64:1", &mut s).unwrap();
-    let p = a.predicated_divide(&tile, &s).unwrap();
+    let p = a.predicated_divide(&tile, DivideForm::Logical, &s).unwrap();
     assert_eq!(
         p.show(&s).to_string(),
         "(K+1,64):(64,1) if 0<=64*x0+x1<64*K+10"
@@ -448,7 +453,7 @@ fn predicated_tiles_of_a_symbolic_extent() {
     });
     // A multiple of the tile: no constraint, the plain divide.
     let m = SymLayout::parse("64*K+64:1", &mut s).unwrap();
-    let p = m.predicated_divide(&tile, &s).unwrap();
+    let p = m.predicated_divide(&tile, DivideForm::Logical, &s).unwrap();
     assert!(p.constraints().is_empty(), "{}", p.show(&s));
     assert_eq!(p.layout(), &m.logical_divide(&tile, &s).unwrap());
     // N by 64: the tile count ⌈N/64⌉ is no polynomial, with or without N % 64 == 0.
@@ -456,7 +461,7 @@ fn predicated_tiles_of_a_symbolic_extent() {
         let mut s = syms(&[("N", 1, 1 << 20, d)]);
         let n = SymLayout::parse("N:1", &mut s).unwrap();
         let tile = SymLayout::parse("64:1", &mut s).unwrap();
-        match n.predicated_divide(&tile, &s) {
+        match n.predicated_divide(&tile, DivideForm::Logical, &s) {
             Err(Error::NeedsFacts { needs, why, .. }) => {
                 assert!(needs.is_empty() && why.contains("tile count"), "{why}")
             }
@@ -467,6 +472,10 @@ fn predicated_tiles_of_a_symbolic_extent() {
     let mut s = syms(&[("M", 1, 8, 1), ("K", 1, 8, 1)]);
     let a = SymLayout::parse("4*M*K+1:1", &mut s).unwrap();
     assert!(a
-        .predicated_divide(&SymLayout::parse("4*M:1", &mut s).unwrap(), &s)
+        .predicated_divide(
+            &SymLayout::parse("4*M:1", &mut s).unwrap(),
+            DivideForm::Logical,
+            &s
+        )
         .is_err());
 }

@@ -35,10 +35,10 @@ use crate::view::{Builder, View};
 /// [`Layout::predicated_divide`](crate::Layout::predicated_divide) is.
 ///
 /// ```
-/// use hlayout::symbolic::{SymLayout, Symbols};
+/// use hlayout::{algebra::DivideForm, symbolic::{SymLayout, Symbols}};
 /// let mut s = Symbols::new();
 /// let row = SymLayout::parse("64*K+10:1", &mut s).unwrap();
-/// let p = row.predicated_divide(&SymLayout::parse("64:1", &mut s).unwrap(), &s).unwrap();
+/// let p = row.predicated_divide(&SymLayout::parse("64:1", &mut s).unwrap(), DivideForm::Logical, &s).unwrap();
 /// assert_eq!(p.show(&s).to_string(), "(K+1,64):(64,1) if 0<=64*x0+x1<64*K+10");
 /// let v = p.bind(&s, &[2]).unwrap(); // K = 2: 138 elements in 3 tiles
 /// assert_eq!((v.eval(&[2, 9]).unwrap(), v.eval(&[2, 10]).unwrap()), (Some(137), None));
@@ -59,27 +59,43 @@ struct Piece {
 }
 
 impl SymLayout {
-    /// The predicated logical divide by one layout (module docs).
+    /// The predicated divide by one layout (module docs), gathered as
+    /// `form` says: logical and zipped `(Rest, Tile)`, tiled `(Rest's
+    /// modes…, Tile)`, flat `(Rest's modes…, Tile's modes…)`.
     ///
     /// # Errors
     /// [`Error::NeedsFacts`]: the tile count is no polynomial (`needs: []`),
     /// or those of [`SymLayout::complement`] and [`SymLayout::compose`].
     ///
     /// ```
-    /// use hlayout::symbolic::{Assume, SymLayout, Symbols};
+    /// use hlayout::{algebra::DivideForm, symbolic::{Assume, SymLayout, Symbols}};
     /// let mut s = Symbols::new();
     /// let tile = SymLayout::parse("64:1", &mut s).unwrap();
     /// let n = SymLayout::parse("N:1", &mut s).unwrap();
-    /// assert!(n.predicated_divide(&tile, &s).is_err()); // ⌈N/64⌉ is no polynomial
+    /// assert!(n.predicated_divide(&tile, DivideForm::Logical, &s).is_err()); // ⌈N/64⌉ is no polynomial
     /// s.assume("N", Assume { divisible_by: 64, max: 1 << 20, ..Assume::default() }).unwrap();
-    /// assert!(n.predicated_divide(&tile, &s).is_err()); // N/64 is not either
-    /// let p = SymLayout::parse("64*Nt:1", &mut s).unwrap().predicated_divide(&tile, &s).unwrap();
+    /// assert!(n.predicated_divide(&tile, DivideForm::Logical, &s).is_err()); // N/64 is not either
+    /// let p = SymLayout::parse("64*Nt:1", &mut s).unwrap().predicated_divide(&tile, DivideForm::Logical, &s).unwrap();
     /// assert_eq!(p.show(&s).to_string(), "(Nt,64):(64,1)"); // divides: always valid
     /// ```
-    pub fn predicated_divide(&self, b: &SymLayout, syms: &Symbols) -> Result<SymPredicated> {
+    pub fn predicated_divide(
+        &self,
+        b: &SymLayout,
+        form: DivideForm,
+        syms: &Symbols,
+    ) -> Result<SymPredicated> {
         let p = piece(self, b, syms)?;
         let rows = p.rest.iter().chain(&p.tile).cloned().collect();
-        Ok(SymPredicated::new(p.divided, vec![(rows, p.size)], syms))
+        let mut halves = p.divided.modes().into_iter();
+        let (rest, tile) = (halves.next(), halves.next());
+        let (rest, tile) = (rest.unwrap_or_else(unit), tile.unwrap_or_else(unit));
+        // The leaves stay in order (Rest's, then Tile's): only the nesting changes.
+        let layout = match form {
+            DivideForm::Logical | DivideForm::Zipped => p.divided,
+            DivideForm::Tiled => tuple(rest.modes().into_iter().chain([tile]).collect()),
+            DivideForm::Flat => tuple(rest.modes().into_iter().chain(tile.modes()).collect()),
+        };
+        Ok(SymPredicated::new(layout, vec![(rows, p.size)], syms))
     }
 
     /// The predicated divide by mode: each trailing mode divided by its
@@ -196,10 +212,10 @@ impl SymPredicated {
     /// The divided layout (also at the invalid elements: A read on ℤ).
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::{algebra::DivideForm, symbolic::{SymLayout, Symbols}};
     /// let mut s = Symbols::new();
     /// let p = SymLayout::parse("4*K+1:1", &mut s).unwrap()
-    ///     .predicated_divide(&SymLayout::parse("4:1", &mut s).unwrap(), &s).unwrap();
+    ///     .predicated_divide(&SymLayout::parse("4:1", &mut s).unwrap(), DivideForm::Logical, &s).unwrap();
     /// assert_eq!(p.layout().show(&s).to_string(), "(K+1,4):(4,1)");
     /// ```
     pub fn layout(&self) -> &SymLayout {
@@ -210,10 +226,10 @@ impl SymPredicated {
     /// coefficient per leaf of [`SymPredicated::layout`].
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::{algebra::DivideForm, symbolic::{SymLayout, Symbols}};
     /// let mut s = Symbols::new();
     /// let p = SymLayout::parse("4*K+1:1", &mut s).unwrap()
-    ///     .predicated_divide(&SymLayout::parse("4:1", &mut s).unwrap(), &s).unwrap();
+    ///     .predicated_divide(&SymLayout::parse("4:1", &mut s).unwrap(), DivideForm::Logical, &s).unwrap();
     /// let (coeffs, hi) = &p.constraints()[0];
     /// assert_eq!((coeffs.len(), s.show(hi).to_string()), (2, "4*K+1".to_string()));
     /// ```
@@ -229,10 +245,10 @@ impl SymPredicated {
     /// [`SymLayout::bind`].
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::{algebra::DivideForm, symbolic::{SymLayout, Symbols}};
     /// let mut s = Symbols::new();
     /// let p = SymLayout::parse("4*K+1:1", &mut s).unwrap()
-    ///     .predicated_divide(&SymLayout::parse("4:1", &mut s).unwrap(), &s).unwrap();
+    ///     .predicated_divide(&SymLayout::parse("4:1", &mut s).unwrap(), DivideForm::Logical, &s).unwrap();
     /// assert_eq!(p.bind(&s, &[2]).unwrap().to_string(), "(3,4):(4,1) if 0<=4*x0+x1<9");
     /// ```
     pub fn bind(&self, syms: &Symbols, values: &[i64]) -> Result<View> {
@@ -271,10 +287,10 @@ impl SymPredicated {
     /// A `Display`: the layout, then ` if C && C` over leaves `x0, x1, …`.
     ///
     /// ```
-    /// use hlayout::symbolic::{SymLayout, Symbols};
+    /// use hlayout::{algebra::DivideForm, symbolic::{SymLayout, Symbols}};
     /// let mut s = Symbols::new();
     /// let p = SymLayout::parse("8*K+3:1", &mut s).unwrap()
-    ///     .predicated_divide(&SymLayout::parse("8:1", &mut s).unwrap(), &s).unwrap();
+    ///     .predicated_divide(&SymLayout::parse("8:1", &mut s).unwrap(), DivideForm::Logical, &s).unwrap();
     /// assert_eq!(p.show(&s).to_string(), "(K+1,8):(8,1) if 0<=8*x0+x1<8*K+3");
     /// ```
     pub fn show<'a>(&'a self, syms: &'a Symbols) -> ShowPredicated<'a> {
