@@ -382,7 +382,7 @@ impl PyLayout {
         tiler: &Bound<'_, PyAny>,
         form: &str,
     ) -> PyResult<crate::view::PyView> {
-        let how = crate::symtiles::form(&pyo3::types::PyString::new(tiler.py(), form).into_any())?;
+        let how = crate::symtiles::form(form)?;
         let v = self
             .inner
             .predicated_divide(&self::tiler(tiler, "tiler")?, how)

@@ -488,7 +488,7 @@ impl PySymLayout {
         tiler: &Bound<'_, PyAny>,
         form: &str,
     ) -> PyResult<crate::symtiles::PySymPredicated> {
-        let how = crate::symtiles::form(&PyString::new(tiler.py(), form).into_any())?;
+        let how = crate::symtiles::form(form)?;
         let (syms, t) = self.tiler(tiler)?;
         let r = match t {
             Tiler::One(b) => self.inner.predicated_divide(&b, how, &syms),

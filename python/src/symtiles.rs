@@ -7,6 +7,7 @@
 
 use hlayout::algebra::DivideForm;
 use hlayout::symbolic::{SymPredicated, Symbols};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -19,13 +20,16 @@ use crate::view::PyView;
 pub(crate) const FORMS: &str = "'logical', 'zipped', 'tiled' or 'flat'";
 
 /// `form` as a [`DivideForm`].
-pub(crate) fn form(form: &Bound<'_, PyAny>) -> PyResult<DivideForm> {
-    match form.extract::<String>().ok().as_deref() {
-        Some("logical") => Ok(DivideForm::Logical),
-        Some("zipped") => Ok(DivideForm::Zipped),
-        Some("tiled") => Ok(DivideForm::Tiled),
-        Some("flat") => Ok(DivideForm::Flat),
-        _ => Err(arg_error("form", FORMS, form)),
+pub(crate) fn form(form: &str) -> PyResult<DivideForm> {
+    match form {
+        "logical" => Ok(DivideForm::Logical),
+        "zipped" => Ok(DivideForm::Zipped),
+        "tiled" => Ok(DivideForm::Tiled),
+        "flat" => Ok(DivideForm::Flat),
+        _ => Err(PyValueError::new_err(format!(
+            "argument 'form': expected {FORMS}, got {:?}",
+            form.chars().take(64).collect::<String>()
+        ))),
     }
 }
 
@@ -58,6 +62,16 @@ impl PySymPredicated {
     }
 }
 
+impl PySymPredicated {
+    /// What equality compares: the text and each symbol's assumptions.
+    fn key(&self) -> String {
+        let syms: Vec<String> = (0..self.syms.len() as u8)
+            .map(|id| format!("{}={:?}", self.syms.name(id), self.syms.assumption(id)))
+            .collect();
+        format!("{} {}", self.inner.show(&self.syms), syms.join(","))
+    }
+}
+
 /// The values of a `bind(**values)` call, one per symbol of `syms`.
 fn bind_values(syms: &Symbols, values: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<i64>> {
     let mut pairs: Vec<(String, i64)> = Vec::new();
@@ -81,6 +95,13 @@ impl PySymPredicated {
     /// The expression that builds it.
     fn __repr__(&self) -> String {
         self.recipe.clone()
+    }
+
+    /// Equal layouts, constraints and assumptions.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PySymPredicated>()
+            .is_ok_and(|o| o.get().key() == self.key())
     }
 
     /// The divided layout (also at the invalid elements).
