@@ -8,7 +8,10 @@
 //!   (`min`, `max`, `divisible_by`), and the polynomial text.
 //! - [`Fact`], [`Truth`], [`Symbols::prove`]: the three-valued prover.
 //! - [`SymLayout`]: layouts over symbols: row-major strides, coalesce,
-//!   composition (and with it reshape), complement.
+//!   composition (and with it reshape), complement, divides, products,
+//!   right and left inverses.
+//! - [`SymPredicated`]: a divide by a tile that need not divide the extent,
+//!   with its validity constraints (`predicated.rs`).
 //!
 //! The contract of every operation: an answer, bound to any allowed values,
 //! equals the concrete operation's answer as a function; when no answer was
