@@ -93,6 +93,19 @@ proptest! {
     }
 
     #[test]
+    fn inverses_with_negative_strides_over_a_symbol_agree_with_the_concrete_algebra(
+        leaves in prop::collection::vec((1i64..=6, -6i64..=12), 1..=3), k in 0usize..3,
+        is_stride in any::<bool>(), below in 0i64..3, above in 0i64..3, dp in 0usize..4, left in any::<bool>(),
+    ) {
+        let (sh, st): (Vec<i64>, Vec<i64>) = leaves.into_iter().unzip();
+        let k = k % sh.len();
+        let v = if is_stride { st[k] } else { sh[k] };
+        let Some(mut s) = n_for(v, below, above, dp) else { return Ok(()) };
+        let t = text(&sh, &st, Some((k, is_stride)));
+        check_inverse(&t, &mut s, left);
+    }
+
+    #[test]
     fn products_and_single_tiler_divides_over_a_symbol_agree_with_the_concrete_algebra(
         (sh, st, k, is_stride, below, above, dp) in abstracted(), (tb_s, tb_d) in flat(2),
         in_a in any::<bool>(), how in 0usize..7,

@@ -11,9 +11,9 @@
 //! `s`, stride the leaf's row-major index stride in L.
 //!
 //! `left_inverse` answers where the concrete one takes its mixed-radix form:
-//! `right_inverse((complement(L, 1), L))`, the complement over symbols
-//! proving that L's leaves tile a mixed radix (each stride a multiple of the
-//! span below it) at every binding. Other layouts (holes, a divisible chain
+//! `right_inverse((complement(L, 1), L))`, L's strides proved `≥ 0` and the
+//! complement over symbols proving that L's leaves tile a mixed radix (each
+//! stride a multiple of the span below it) at every binding. Other layouts (holes, a divisible chain
 //! with gaps, the search) are refused with the complement's needs.
 //!
 //! Cost: O(n²) prover calls for n leaves.
@@ -86,9 +86,11 @@ impl SymLayout {
         Ok(r)
     }
 
-    /// A left inverse over symbols: `R(L(i)) = i` for every `i < size(L)` at
-    /// every allowed binding, where L's leaves tile a mixed radix (module
-    /// docs); L without stride-0 leaves of extent ≥ 2.
+    /// A left inverse over symbols: `R(L(i)) = i₀` (i with its stride-0
+    /// coordinates set to 0) for every `i < size(L)` at every allowed
+    /// binding, where L's strides are proved `≥ 0` and its leaves tile a
+    /// mixed radix (module docs); the concrete
+    /// [`Layout::left_inverse`](crate::Layout::left_inverse) there.
     ///
     /// # Errors
     /// [`Error::NeedsFacts`](crate::Error::NeedsFacts): those of
@@ -110,6 +112,15 @@ impl SymLayout {
                 .map(|r| SymLayout::from_layout(&r))
                 .map_err(|e| super::compose::concrete("left_inverse", e));
         }
+        // The concrete mixed-radix form reads strides as they are: a
+        // negative one (whose complement is that of |L|) takes other paths.
+        let mut needs = Needs::new(syms, "left_inverse");
+        for (e, d) in l.shape_leaves().iter().zip(l.stride_leaves()) {
+            if syms.prove(&Fact::le(e, &Poly::constant(1))?) != Truth::Proved {
+                needs.require(Fact::ge(d, &Poly::zero())?)?;
+            }
+        }
+        needs.finish("the strides' signs (>= 0)")?;
         let c = l.complement(&Poly::constant(1), syms)?;
         let both = pair(&c, l);
         let flat = SymLayout::flat(both.shape_leaves().to_vec(), both.stride_leaves().to_vec());
