@@ -223,3 +223,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn hostile_sizes_are_errors_and_negative_tiles_are_exact() {
+    let big = l("9223372036854775807:1");
+    let r = big.predicated_divide(&Tiler::Layout(l("2:1")), DivideForm::Logical);
+    assert!(matches!(r, Err(hlayout::Error::Overflow { .. })), "{r:?}");
+    let wide = l("(3037000499,3037000499):(3037000499,1)");
+    let t = Tiler::Modes(vec![l("7:1"), l("1000000007:3")]);
+    assert!(wide.predicated_divide(&t, DivideForm::Flat).is_err());
+    // A tile with a negative stride reads backwards from each tile origin (the
+    // plain divide's meaning): valid exactly where it reads an element of A.
+    for form in FORMS {
+        check(&l("10:1"), &Tiler::Layout(l("4:-1")), form);
+        check(
+            &l("(7,5):(5,1)"),
+            &Tiler::Modes(vec![l("3:-2"), l("2:1")]),
+            form,
+        );
+    }
+}
