@@ -9,6 +9,8 @@
 //! - [`Fact`], [`Truth`], [`Symbols::prove`]: the three-valued prover.
 //! - [`SymLayout`]: layouts over symbols: row-major strides, coalesce,
 //!   composition (and with it reshape), complement.
+//! - [`SymFlatView`], [`merge`], [`SymLayout::flatten`]: tinygrad's flat
+//!   views over symbols, the merge of two of them and flattening.
 //!
 //! The contract of every operation: an answer, bound to any allowed values,
 //! equals the concrete operation's answer as a function; when no answer was
@@ -39,6 +41,9 @@ mod by_mode;
 mod coalesce;
 mod complement;
 mod compose;
+mod flat_flatten;
+mod flat_merge;
+mod flat_view;
 mod layout;
 mod mono;
 mod need;
@@ -46,6 +51,9 @@ mod poly;
 mod prove;
 mod symbols;
 
+pub use flat_flatten::{ShowFlattenReport, SymFlattenReport, SymModeObstruction};
+pub use flat_merge::merge;
+pub use flat_view::{ShowFlatView, SymFlatView, SymInterval};
 pub use layout::{ShowLayout, SymLayout};
 pub use mono::{Mono, MAX_DEGREE, MAX_SYMBOL_IDS};
 pub use poly::{Poly, Term};
