@@ -73,13 +73,65 @@ pub fn merge(
         let (a, b) = (first.bind(&[])?, second.bind(&[])?);
         return Ok(crate::merge::merge(&a, &b)?.map(|v| SymFlatView::from_flat(&v)));
     }
+    let direct = attempt(&Merge::new(&first, &second), syms);
+    if direct.is_ok() {
+        return direct;
+    }
+    // A dimension of `second` may run across digits of `first` that
+    // `first` reads with one stride: merge them and try again.
+    match coalesced(&first, syms)? {
+        Some(c) => attempt(&Merge::new(&c, &second), syms).or(direct),
+        None => direct,
+    }
+}
+
+/// One structural attempt: its answer, or the refusal naming its needs.
+fn attempt(m: &Merge, syms: &Symbols) -> Result<Option<SymFlatView>> {
     let mut needs = Needs::new(syms, "merge");
-    let out = Merge::new(&first, &second).run(&mut needs)?;
+    let out = m.run(&mut needs)?;
     needs.finish("the merge")?;
     if let Some(v) = &out {
         v.validate(syms)?;
     }
     Ok(out)
+}
+
+/// `first` with adjacent dimensions `i, i+1` merged wherever
+/// `σ_i = f_{i+1}·σ_{i+1}` is proved and the inner dimension's mask is
+/// proved full (the merged mask is `[b_i·f_{i+1}, e_i·f_{i+1})`): the same
+/// function and validity on every flat index. `None` when nothing merges.
+fn coalesced(first: &SymFlatView, syms: &Symbols) -> Result<Option<SymFlatView>> {
+    let full = |i: usize| match first.mask() {
+        None => true,
+        Some(m) => m[i].0.is_zero() && m[i].1 == first.shape()[i],
+    };
+    let (mut shape, mut strides): (Vec<Poly>, Vec<Poly>) = (Vec::new(), Vec::new());
+    let mut mask: Vec<SymInterval> = Vec::new();
+    let mut merged = false;
+    for (i, (n, s)) in first.shape().iter().zip(first.strides()).enumerate() {
+        let (b, e) = match first.mask() {
+            Some(m) => m[i].clone(),
+            None => (Poly::zero(), n.clone()),
+        };
+        if let (Some(ln), Some(ls)) = (shape.last_mut(), strides.last_mut()) {
+            let joins = proved(syms, &Fact::eq(ls, &n.mul(s)?)?);
+            if i > 0 && joins && full(i) {
+                let (lb, le) = mask.last_mut().expect("one per dimension");
+                *lb = lb.mul(n)?;
+                *le = le.mul(n)?;
+                *ln = ln.mul(n)?;
+                *ls = s.clone();
+                merged = true;
+                continue;
+            }
+        }
+        shape.push(n.clone());
+        strides.push(s.clone());
+        mask.push((b, e));
+    }
+    let mask = first.mask().map(|_| mask);
+    let offset = first.offset().clone();
+    Ok(merged.then(|| SymFlatView::from_parts(shape, strides, offset, mask)))
 }
 
 /// The operands, with `first` of rank >= 1 (a rank-0 `first` is `(1):(0)`).
@@ -151,13 +203,18 @@ impl<'a> Merge<'a> {
             .iter()
             .map(|d| digits(&d.p, &radix))
             .collect::<Result<Vec<_>>>()?;
-        for i in 0..self.shape.len() {
-            if !self.digit(i, &g[i], &a, &mut dims, needs)? {
+        // Every digit's range first: the digits are the unravel only when no
+        // inner digit carries, and every validity decision below reads them.
+        let ranges = (0..self.shape.len())
+            .map(|i| self.range(i, &g[i], &a, &dims, needs))
+            .collect::<Result<Vec<_>>>()?;
+        for (i, range) in ranges.iter().enumerate() {
+            if !self.digit(i, &g[i], range, &a, &mut dims, needs)? {
                 return Ok(nothing_valid(t));
             }
         }
         for d in &dims {
-            if !needs.branch_lt(&d.lo, &d.hi)? {
+            if !needs.branch_nonneg(d.hi.sub(&d.lo)?)? {
                 return Ok(nothing_valid(t));
             }
         }
@@ -204,25 +261,22 @@ impl<'a> Merge<'a> {
         Ok(Some((base, dims)))
     }
 
-    /// Digit `i`: its range on the box (no carry for inner digits), then its
-    /// validity constraint cut into a dimension's interval; `false` when no
-    /// element is valid.
-    fn digit(
+    /// Digit `i`'s least and greatest value on the box, and (inner digits)
+    /// the requirement that it stays in `[0, f_i)`: no carry.
+    fn range(
         &self,
         i: usize,
         g: &Poly,
         a: &[Vec<Poly>],
-        dims: &mut [Dim],
+        dims: &[Dim],
         needs: &mut Needs,
-    ) -> Result<bool> {
+    ) -> Result<(Poly, Poly)> {
         let (mut lo, mut hi) = (g.clone(), g.clone());
-        let mut deps = Vec::new();
         for (j, dim) in dims.iter().enumerate() {
             let aij = &a[j][i];
             if aij.is_zero() {
                 continue;
             }
-            deps.push(j);
             let reach = aij.mul(&dim.e.sub(&Poly::constant(1))?)?;
             if needs.branch_nonneg(aij.clone())? {
                 hi = hi.add(&reach)?;
@@ -234,17 +288,33 @@ impl<'a> Merge<'a> {
             needs.require(Fact::NonNeg(lo.clone()))?;
             needs.require(Fact::lt(&hi, &self.shape[i])?)?;
         }
+        Ok((lo, hi))
+    }
+
+    /// Digit `i`'s validity constraint (the top digit in `[0, f_0)`, the
+    /// mask), cut into a dimension's interval; `false` when no element is
+    /// valid.
+    fn digit(
+        &self,
+        i: usize,
+        g: &Poly,
+        (lo, hi): &(Poly, Poly),
+        a: &[Vec<Poly>],
+        dims: &mut [Dim],
+        needs: &mut Needs,
+    ) -> Result<bool> {
+        let deps: Vec<usize> = (0..dims.len()).filter(|&j| !a[j][i].is_zero()).collect();
         let (mb, me) = &self.mask[i];
         let syms = needs.syms;
-        if proved(syms, &Fact::ge(&lo, mb)?) && proved(syms, &Fact::lt(&hi, me)?) {
+        if proved(syms, &Fact::ge(lo, mb)?) && proved(syms, &Fact::lt(hi, me)?) {
             return Ok(true);
         }
         match deps[..] {
             [] => Ok(needs.branch_nonneg(g.sub(mb)?)? && needs.branch_lt(g, me)?),
             [j] if cut(&mut dims[j], g, &a[j][i], mb, me, needs)? => Ok(true),
             _ => {
-                needs.require(Fact::ge(&lo, mb)?)?;
-                needs.require(Fact::lt(&hi, me)?)?;
+                needs.require(Fact::ge(lo, mb)?)?;
+                needs.require(Fact::lt(hi, me)?)?;
                 Ok(true)
             }
         }
