@@ -24,4 +24,5 @@ pub mod expr;
 pub mod fields;
 pub mod show;
 pub mod smem;
+mod sym_flat;
 pub mod symbolic;
