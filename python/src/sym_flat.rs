@@ -81,10 +81,15 @@ fn intervals(obj: &Bound<'_, PyAny>, syms: &mut Symbols) -> PyResult<Vec<(Poly, 
         .collect()
 }
 
-/// `other`'s symbols added to `syms` (the same assumptions, or an error).
-fn join(syms: &mut Symbols, other: &Symbols) -> PyResult<()> {
+/// `other`'s symbols added to `syms` (the same assumptions, or an error);
+/// the symbols `fixed` names keep their assumptions in `syms` (the merge's
+/// `assume` argument overrides the operands').
+fn join(syms: &mut Symbols, other: &Symbols, fixed: &[String]) -> PyResult<()> {
     for id in 0..other.len() as u8 {
         let (n, a) = (other.name(id), other.assumption(id));
+        if fixed.iter().any(|f| f == n) {
+            continue;
+        }
         match syms.id(n) {
             Some(mine) if syms.assumption(mine) != a => {
                 return Err(PyValueError::new_err(format!(
@@ -103,7 +108,12 @@ fn join(syms: &mut Symbols, other: &Symbols) -> PyResult<()> {
 }
 
 /// A merge operand (`SymFlatView` or `FlatView`) re-read in `syms`.
-fn operand(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<SymFlatView> {
+fn operand(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    syms: &mut Symbols,
+    fixed: &[String],
+) -> PyResult<SymFlatView> {
     if let Ok(v) = obj.downcast::<PyFlatView>() {
         return Ok(SymFlatView::from_flat(&v.get().inner));
     }
@@ -111,7 +121,7 @@ fn operand(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<S
         .downcast::<PySymFlatView>()
         .map_err(|_| arg_error(name, "a SymFlatView or a FlatView", obj))?
         .get();
-    join(syms, &v.syms)?;
+    join(syms, &v.syms, fixed)?;
     let text = |p: &Poly| v.syms.show(p).to_string();
     let all = |ps: &[Poly], syms: &mut Symbols| -> PyResult<Vec<Poly>> {
         ps.iter().map(|p| syms.parse(&text(p)).py()).collect()
@@ -130,7 +140,8 @@ fn operand(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<S
     SymFlatView::new(shape, strides, offset, mask, syms).py()
 }
 
-/// `hlayout.merge` when an operand is a `SymFlatView` or `assume` is given.
+/// `hlayout.merge` when an operand is a `SymFlatView` or `assume` is given;
+/// `assume` overrides the operands' assumptions for the symbols it names.
 pub(crate) fn merge(
     first: &Bound<'_, PyAny>,
     second: &Bound<'_, PyAny>,
@@ -140,8 +151,11 @@ pub(crate) fn merge(
     if let Some(a) = assume.filter(|a| !a.is_none()) {
         read_assume(a, &mut syms)?;
     }
-    let a = operand(first, "first", &mut syms)?;
-    let b = operand(second, "second", &mut syms)?;
+    let fixed: Vec<String> = (0..syms.len() as u8)
+        .map(|id| syms.name(id).to_string())
+        .collect();
+    let a = operand(first, "first", &mut syms, &fixed)?;
+    let b = operand(second, "second", &mut syms, &fixed)?;
     let merged = hlayout::symbolic::merge(&a, &b, &syms).py()?;
     Ok(merged.map(|inner| PySymFlatView { syms, inner }))
 }
@@ -339,6 +353,19 @@ impl PySymFlatView {
             lit(self.inner.offset()),
             assume.join(", ")
         )
+    }
+
+    /// Pickles as `SymFlatView(shape, strides, offset, mask, assume)`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let cls = py.get_type::<PySymFlatView>().into_any();
+        let args = (
+            self.shape(py)?,
+            self.strides(py)?,
+            self.offset(py)?,
+            self.mask(py)?,
+            self.assumptions(py)?,
+        );
+        PyTuple::new(py, [cls, args.into_pyobject(py)?.into_any()])
     }
 
     /// Equal views and equal assumptions.
