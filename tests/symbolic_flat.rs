@@ -69,7 +69,7 @@ fn checked_merge(
                     first.show(s),
                     second.show(s)
                 );
-                assert_eq!(hlayout::merge(&f, &g).unwrap().is_some(), true);
+                assert!(hlayout::merge(&f, &g).unwrap().is_some());
             }
             Ok(None) => assert!(
                 brute_merge(g.shape(), &map).is_none(),
@@ -99,8 +99,7 @@ fn refused_with(
         let fact = parse_fact(n, &mut more);
         assert!(more.add_fact(&fact).unwrap(), "{n} is an assumption");
     }
-    let v = checked_merge(first, second, &more).expect("answers with the needs");
-    v
+    checked_merge(first, second, &more).expect("answers with the needs")
 }
 
 /// `N >= c` or `N <= c` as a fact.
@@ -343,18 +342,8 @@ fn extent() -> impl Strategy<Value = String> {
 /// place values (the way movement ops produce them) or random, masks optional.
 #[derive(Clone, Debug)]
 struct Case {
-    first: (
-        Vec<String>,
-        Vec<String>,
-        String,
-        Option<Vec<(String, String)>>,
-    ),
-    second: (
-        Vec<String>,
-        Vec<String>,
-        String,
-        Option<Vec<(String, String)>>,
-    ),
+    first: Parts,
+    second: Parts,
     n: (i64, i64),
     m: (i64, i64),
 }
