@@ -1,7 +1,7 @@
 //! [`merge`]: the merge of two flat views over symbols (`docs/symbolic.md`,
 //! "Merging flat views").
 //!
-//! The concrete [`crate::merge`] decides every pair of views exactly, with
+//! The concrete [`crate::merge()`] decides every pair of views exactly, with
 //! number-theoretic steps (carry patterns, Stern–Brocot, residues) that have
 //! no polynomial form. Over symbols the merge is built from the one structure
 //! that holds for every binding at once: **digits without carries**. With
@@ -39,7 +39,7 @@ use crate::error::Result;
 /// `second` read through `first` as one flat view, right at every allowed
 /// binding; `Ok(None)` when no such view exists at any (constant operands).
 ///
-/// Semantics as [`crate::merge`]: element `u` of `second` has flat index
+/// Semantics as [`crate::merge()`]: element `u` of `second` has flat index
 /// `x = offset₂ + Σ u_j·strides₂_j`, unravelled row-major into `first`'s shape
 /// and read through `first`; it is valid when `second`'s mask admits `u`,
 /// `0 <= x < size(first)` and `first`'s mask admits the unravelled coordinate.
