@@ -622,3 +622,57 @@ proptest! {
         }
     }
 }
+
+/// A hostile number: an extreme coefficient times a power of `N`.
+fn hostile_num() -> impl Strategy<Value = hlayout::symbolic::Poly> {
+    let c = prop_oneof![
+        Just(i64::MAX),
+        Just(i64::MIN + 1),
+        Just(1i64 << 40),
+        Just(-(1i64 << 40)),
+        -3i64..=3,
+    ];
+    (c, 0usize..=3, -2i64..=2).prop_map(|(c, d, k)| {
+        let mut p = hlayout::symbolic::Poly::constant(c);
+        for _ in 0..d {
+            p = p
+                .mul(&hlayout::symbolic::Poly::symbol(0))
+                .unwrap_or_default();
+        }
+        p.add(&k.into()).unwrap_or_default()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(300)))]
+
+    /// Extreme coefficients and degrees give an answer or an error, never a
+    /// panic or a wrapped value (every answer is still checked at a binding).
+    #[test]
+    fn hostile_numbers_never_panic(
+        parts in prop::collection::vec(hostile_num(), 8),
+        n in 1i64..=3,
+        wide in any::<bool>(),
+    ) {
+        let mut s = Symbols::new();
+        let max = if wide { i64::from(i32::MAX) } else { n + 2 };
+        assume(&mut s, "N", n, max);
+        let v = |a: usize| SymFlatView::new(
+            vec![parts[a].clone(), 2.into()],
+            vec![parts[a + 1].clone(), parts[a + 2].clone()],
+            parts[a + 3].clone(),
+            None,
+            &s,
+        );
+        if let (Ok(first), Ok(second)) = (v(0), v(4)) {
+            if let Ok(Some(m)) = merge(&first, &second, &s) {
+                let b = [n];
+                if let (Ok(f), Ok(g), Ok(mb)) = (first.bind(&b), second.bind(&b), m.bind(&b)) {
+                    if f.size() <= 4096 && g.size() <= 4096 {
+                        prop_assert_eq!(eval_all(&mb), composed(&f, &g));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -126,3 +126,32 @@ fn symbolic_flatten_replies() {
         json!({"ordinary": false, "reason": "mode 0 (N,4):(1,N) is not one stride: it needs i//4 and i%4"})
     );
 }
+
+#[test]
+fn hostile_symbolic_views_get_an_error() {
+    // Invariant: huge coefficients, high degrees, keywords, too many symbols or dims in a view get an error, nothing else.
+    let big = "9223372036854775807*N";
+    let many: Vec<String> = (0..300).map(|k| format!("s{k}")).collect();
+    let sum = many.join("+");
+    for (shape, strides, offset) in [
+        (json!([big, 2]), json!([1, 1]), json!(0)),
+        (json!(["N", 2]), json!([big, 1]), json!(big)),
+        (json!(["N*N*N*N*N*N*N*N*N"]), json!([1]), json!(0)),
+        (json!(["int"]), json!([1]), json!(0)),
+        (json!([sum]), json!([1]), json!(0)),
+        (json!(vec!["N"; 100]), json!(vec![1; 100]), json!(0)),
+        (
+            json!(["N", 4]),
+            json!(["-9223372036854775807*N", "N*N*N*N"]),
+            json!("-N"),
+        ),
+    ] {
+        let view = json!({"shape": shape, "strides": strides, "offset": offset, "mask": null});
+        for req in [
+            json!({"op": "merge", "first": view, "second": {"shape": [2], "strides": [1]}}),
+            json!({"op": "merge", "first": {"shape": ["N", 3], "strides": [3, 1]}, "second": view}),
+        ] {
+            assert!(reply(&req).get("error").is_some(), "{req}");
+        }
+    }
+}

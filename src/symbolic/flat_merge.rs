@@ -364,7 +364,9 @@ fn cut(dim: &mut Dim, g: &Poly, k: &Poly, mb: &Poly, me: &Poly, needs: &mut Need
     } else {
         (g.sub(me)?.add(&one)?, g.sub(mb)?)
     };
-    let k = k.unsigned_abs() as i64;
+    let Some(k) = k.checked_abs() else {
+        return Ok(false);
+    };
     let (Some(l), Some(h)) = (ceil_div(&lo_num, k)?, floor_div(&hi_num, k)?) else {
         return Ok(false);
     };
@@ -461,7 +463,9 @@ fn digits(p: &Poly, radix: &[Poly]) -> Result<Vec<Poly>> {
         if let [(_, rc)] = r.terms() {
             let mut q = Poly::zero();
             for &(m, c) in rest.terms() {
-                let fl = c.div_euclid(*rc);
+                let Some(fl) = c.checked_div_euclid(*rc) else {
+                    continue;
+                };
                 let Some(scaled) = fl.checked_mul(*rc) else {
                     continue;
                 };
