@@ -676,3 +676,56 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn tinygrad_symbolic_view_pairs() {
+    // test_merge_view_recursion_err / _err2 (tinygrad 0.10.3
+    // test_symbolic_shapetracker.py): a broadcast buffer read once, and read
+    // through a full mask (tinygrad answers None; the exact answer is a view).
+    let mut s = Symbols::new();
+    assume(&mut s, "j", 1, 10);
+    let first = view(&["j"], &["0"], "0", None, &mut s);
+    let second = view(&["1"], &["0"], "0", None, &mut s);
+    let v = checked_merge(&first, &second, &s).unwrap().unwrap();
+    assert_eq!(
+        v.show(&s).to_string(),
+        "View(shape=(1,), strides=(0,), offset=0, mask=None)"
+    );
+    let second = view(&["j"], &["1"], "0", Some(&[("0", "j")]), &mut s);
+    let v = checked_merge(&first, &second, &s).unwrap().unwrap();
+    assert_eq!(
+        v.show(&s).to_string(),
+        "View(shape=(j,), strides=(0,), offset=0, mask=None)"
+    );
+    // test_cat_dim0_strides: a buffer of i rows of 4 padded to i+k rows, read flat.
+    let mut s = Symbols::new();
+    assume(&mut s, "i", 1, 5);
+    assume(&mut s, "k", 1, 5);
+    let first = view(
+        &["i+k", "4"],
+        &["4", "1"],
+        "0",
+        Some(&[("0", "i"), ("0", "4")]),
+        &mut s,
+    );
+    let second = view(&["4*i+4*k"], &["1"], "0", None, &mut s);
+    let v = checked_merge(&first, &second, &s).unwrap().unwrap();
+    assert_eq!(
+        v.show(&s).to_string(),
+        "View(shape=(4*i+4*k,), strides=(1,), offset=0, mask=((0, 4*i),))"
+    );
+    // The rows of the second buffer of the cat, shifted up by i.
+    let first = view(
+        &["i+k", "4"],
+        &["4", "1"],
+        "-4*i",
+        Some(&[("i", "i+k"), ("0", "4")]),
+        &mut s,
+    );
+    let second = view(&["k", "4"], &["4", "1"], "4*i", None, &mut s);
+    let v = checked_merge(&first, &second, &s).unwrap().unwrap();
+    assert_eq!(
+        v.show(&s).to_string(),
+        "View(shape=(k, 4), strides=(4, 1), offset=0, mask=None)"
+    );
+}
