@@ -155,3 +155,24 @@ fn hostile_symbolic_views_get_an_error() {
         }
     }
 }
+
+#[test]
+fn show_prints_the_symbolic_flatten() {
+    // Invariant: `hlayout show` over symbols prints flatten as ordinary, not ordinary, or undecided with the needs.
+    let line = |text: &str, assume: &[&str]| {
+        let out = hlayout_cli::symbolic::report(text, assume, &[]).unwrap();
+        out.lines()
+            .find(|l| l.starts_with("flatten"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        line("((N,4)):((1,N))", &["N:min=2"]),
+        "flatten  not ordinary: mode 0 (N,4):(1,N) is not one stride: it needs i//4 and i%4"
+    );
+    assert!(line("((N,4)):((1,N))", &[]).ends_with("needs N >= 2"));
+    assert_eq!(
+        line("(B,(S,64)):(64*S,(64,1))", &["S:max=4096"]),
+        "flatten  ordinary: shape [B, 64*S] strides [64*S, 1]"
+    );
+}
