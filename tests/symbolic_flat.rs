@@ -729,3 +729,38 @@ fn tinygrad_symbolic_view_pairs() {
         "View(shape=(k, 4), strides=(4, 1), offset=0, mask=None)"
     );
 }
+
+#[test]
+fn no_view_is_proved_by_a_witness() {
+    // A transposed buffer read in order: three elements across a carry are
+    // not affine at any N >= 2 (offsets 3N, 1, N+1), so no view exists.
+    let mut s = Symbols::new();
+    assume(&mut s, "N", 2, 12);
+    let first = view(&["N", "4"], &["1", "N"], "0", None, &mut s);
+    let second = view(&["4*N"], &["1"], "0", None, &mut s);
+    assert_eq!(checked_merge(&first, &second, &s).unwrap(), None);
+    // At N = 1 it is 4:1: refused, not None.
+    let mut s = Symbols::new();
+    assume(&mut s, "N", 1, 12);
+    let first = view(&["N", "4"], &["1", "N"], "0", None, &mut s);
+    let second = view(&["4*N"], &["1"], "0", None, &mut s);
+    assert!(matches!(
+        checked_merge(&first, &second, &s),
+        Err(Error::NeedsFacts { .. })
+    ));
+    // A carry at a symbolic place: rows of N+1 (stride 64) read flat; the
+    // offsets N, 64, 65 around the carry are affine only at N = 63.
+    let mut s = Symbols::new();
+    assume(&mut s, "N", 1, 12);
+    let first = view(&["4", "N+1"], &["64", "1"], "0", None, &mut s);
+    let second = view(&["2*N+2"], &["1"], "0", None, &mut s);
+    assert_eq!(checked_merge(&first, &second, &s).unwrap(), None);
+    let mut s = Symbols::new();
+    assume(&mut s, "N", 1, 100);
+    let first = view(&["4", "N+1"], &["64", "1"], "0", None, &mut s);
+    let second = view(&["2*N+2"], &["1"], "0", None, &mut s);
+    assert!(matches!(
+        checked_merge(&first, &second, &s),
+        Err(Error::NeedsFacts { .. })
+    ));
+}

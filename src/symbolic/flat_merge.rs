@@ -24,9 +24,10 @@
 //! [`Error::NeedsFacts`](crate::Error::NeedsFacts). The rules are sufficient,
 //! not necessary: a merge that concretely exists only through cancelling
 //! carries is refused (naming the no-carry facts, or `[]`), never answered
-//! wrongly. `Ok(None)` ("no view exists") is answered only when the operands
-//! are constant (after fixing single-valued symbols), by the exact concrete
-//! merge. Cost: O(k·r) polynomial operations and prover calls for ranks `k`
+//! wrongly. `Ok(None)` ("no view exists") is answered when the operands are
+//! constant (after fixing single-valued symbols), by the exact concrete
+//! merge, or when three collinear elements valid at every binding have
+//! offsets that are never affine (`flat_witness.rs`). Cost: O(k·r) polynomial operations and prover calls for ranks `k`
 //! and `r`; nothing grows with the symbols' values.
 
 use super::flat_view::{SymFlatView, SymInterval};
@@ -79,10 +80,19 @@ pub fn merge(
     }
     // A dimension of `second` may run across digits of `first` that
     // `first` reads with one stride: merge them and try again.
-    match coalesced(&first, syms)? {
-        Some(c) => attempt(&Merge::new(&c, &second), syms).or(direct),
-        None => direct,
+    let retried = match coalesced(&first, syms)? {
+        Some(c) => attempt(&Merge::new(&c, &second), syms),
+        None => direct.clone(),
+    };
+    if retried.is_ok() {
+        return retried;
     }
+    // No view was proved: three valid elements whose offsets are not affine
+    // prove that none exists at any binding.
+    if super::flat_witness::no_view_exists(&first, &second, syms)? {
+        return Ok(None);
+    }
+    direct
 }
 
 /// One structural attempt: its answer, or the refusal naming its needs.
@@ -429,7 +439,7 @@ fn choose(needs: &mut Needs, a: &Poly, b: &Poly, max: bool) -> Result<Poly> {
 }
 
 /// Row-major place values `R_i = Π_{l > i} f_l`.
-fn place_values(shape: &[Poly]) -> Result<Vec<Poly>> {
+pub(crate) fn place_values(shape: &[Poly]) -> Result<Vec<Poly>> {
     let mut radix = vec![Poly::zero(); shape.len()];
     let mut acc = Poly::constant(1);
     for (i, n) in shape.iter().enumerate().rev() {
@@ -444,7 +454,7 @@ fn place_values(shape: &[Poly]) -> Result<Vec<Poly>> {
 /// quotient of every term a monomial place value divides; the last digit
 /// (`R = 1`) takes what is left. Any split is exact as a sum; whether the
 /// digits stay in range is the caller's proof. O(k·t) polynomial steps.
-fn digits(p: &Poly, radix: &[Poly]) -> Result<Vec<Poly>> {
+pub(crate) fn digits(p: &Poly, radix: &[Poly]) -> Result<Vec<Poly>> {
     let k = radix.len();
     let mut out = vec![Poly::zero(); k];
     let mut rest = p.clone();

@@ -44,6 +44,7 @@ mod compose;
 mod flat_flatten;
 mod flat_merge;
 mod flat_view;
+mod flat_witness;
 mod layout;
 mod mono;
 mod need;
