@@ -89,7 +89,11 @@ pub fn merge(
     }
     // No view was proved: three valid elements whose offsets are not affine
     // prove that none exists at any binding.
-    if super::flat_witness::no_view_exists(&first, &second, syms)? {
+    // (A witness search that overflows found nothing: the refusal stands.)
+    if matches!(
+        super::flat_witness::no_view_exists(&first, &second, syms),
+        Ok(true)
+    ) {
         return Ok(None);
     }
     direct
@@ -123,10 +127,11 @@ fn coalesced(first: &SymFlatView, syms: &Symbols) -> Result<Option<SymFlatView>>
             Some(m) => m[i].clone(),
             None => (Poly::zero(), n.clone()),
         };
-        if let (Some(ln), Some(ls)) = (shape.last_mut(), strides.last_mut()) {
+        if let (Some(ln), Some(ls), Some((lb, le))) =
+            (shape.last_mut(), strides.last_mut(), mask.last_mut())
+        {
             let joins = proved(syms, &Fact::eq(ls, &n.mul(s)?)?);
-            if i > 0 && joins && full(i) {
-                let (lb, le) = mask.last_mut().expect("one per dimension");
+            if joins && full(i) {
                 *lb = lb.mul(n)?;
                 *le = le.mul(n)?;
                 *ln = ln.mul(n)?;
