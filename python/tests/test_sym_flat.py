@@ -107,3 +107,20 @@ def test_bad_arguments():
                 lambda: SymFlatView(("N",), (1.5,)), lambda: hlayout.merge(SymFlatView(("N",), (1,)), 3)]:
         with pytest.raises((hlayout.HlayoutError, TypeError, ValueError)):
             bad()
+
+
+def test_no_view_is_proved_over_symbols():
+    # A transposed buffer read in order: not affine at any N >= 2.
+    n = {"N": {"min": 2, "max": 9}}
+    first, second = SymFlatView(("N", 4), (1, "N"), assume=n), SymFlatView(("4*N",), (1,), assume=n)
+    assert check(first, second, "N", range(2, 10)) is None
+    with pytest.raises(NeedsFactsError):  # at N = 1 it is one view
+        hlayout.merge(SymFlatView(("N", 4), (1, "N")), SymFlatView(("4*N",), (1,)))
+
+
+def test_tinygrad_variables_as_assumptions():
+    tinygrad = pytest.importorskip("tinygrad")
+    sp = tinygrad.Variable("sp", 0, 20)
+    first = SymFlatView((3, "sp+1"), (64, 1), assume=[sp])
+    m = check(first, SymFlatView((3, "sp+1"), ("sp+1", 1), assume=[sp]), "sp", range(0, 21))
+    assert m.assumptions == {"sp": {"min": 0, "max": 20, "divisible_by": 1}}
