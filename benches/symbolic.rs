@@ -2,12 +2,14 @@
 //! operation on a layout with symbols and on one binding of it (the
 //! concrete path is exact and the reference). Compose: a 128 x 32 tile of a
 //! row-major `(M,K)` matrix, a tile of a KV cache `(B,L,8,16)`; coalesce:
-//! `(N,(4,8)):(32,(8,1))`; complement and logical divide: a tile grid. Each
+//! `(N,(4,8)):(32,(8,1))`; complement and logical divide: a tile grid; the
+//! merge of two flat views (tinygrad's `test_variable_divmod` pair, a masked
+//! KV cache, a padded window). Each
 //! symbolic result is checked once against the concrete one at the binding.
 
 use divan::{black_box, Bencher};
-use hlayout::symbolic::{Assume, Poly, SymLayout, Symbols};
-use hlayout::Layout;
+use hlayout::symbolic::{merge, Assume, Poly, SymFlatView, SymLayout, Symbols};
+use hlayout::{FlatView, Layout};
 
 fn main() {
     divan::main();
@@ -147,4 +149,89 @@ fn complement_symbolic(bencher: Bencher) {
 fn complement_concrete(bencher: Bencher) {
     let (_, _, _, _, b) = divide_case();
     bencher.bench_local(|| black_box(&b).complement(black_box(204800)).unwrap());
+}
+
+/// Two flat views over symbols, and their binding.
+struct MergeCase {
+    syms: Symbols,
+    first: SymFlatView,
+    second: SymFlatView,
+    values: Vec<i64>,
+}
+
+fn merge_case(which: &str) -> MergeCase {
+    let mut syms = Symbols::new();
+    let mut max = |name: &str, max: i64| {
+        let a = Assume {
+            max,
+            ..Assume::default()
+        };
+        syms.assume(name, a).expect("assumptions");
+    };
+    let (first, second, values) = match which {
+        "divmod" => {
+            max("sp", 1 << 16);
+            let f = SymFlatView::parse(&["3", "sp+1"], &["64", "1"], "0", None, &mut syms);
+            let s = SymFlatView::parse(&["3", "sp+1"], &["sp+1", "1"], "0", None, &mut syms);
+            (f, s, vec![100])
+        }
+        "kv" => {
+            max("sp", 1 << 16);
+            let mask = [("0", "2"), ("0", "sp"), ("0", "1"), ("0", "1")];
+            let f = SymFlatView::parse(
+                &["2", "sp+1", "1", "1"],
+                &["8", "1", "0", "0"],
+                "0",
+                Some(&mask),
+                &mut syms,
+            );
+            let s = SymFlatView::parse(&["2", "sp+1"], &["sp+1", "1"], "0", None, &mut syms);
+            (f, s, vec![100])
+        }
+        _ => {
+            max("N", 1 << 16);
+            let mask = [("0", "N"), ("3", "8")];
+            let f = SymFlatView::parse(&["N", "8"], &["5", "1"], "-3", Some(&mask), &mut syms);
+            let s = SymFlatView::parse(&["N-1", "2"], &["8", "1"], "3", None, &mut syms);
+            (f, s, vec![100])
+        }
+    };
+    MergeCase {
+        first: first.expect("first"),
+        second: second.expect("second"),
+        syms,
+        values,
+    }
+}
+
+/// The concrete operands, after checking the symbolic merge against the
+/// concrete one at the binding, at every element.
+fn checked_merge(c: &MergeCase) -> (FlatView, FlatView) {
+    let (f, s) = (
+        c.first.bind(&c.values).unwrap(),
+        c.second.bind(&c.values).unwrap(),
+    );
+    let want = hlayout::merge(&f, &s).unwrap().expect("a view");
+    let got = merge(&c.first, &c.second, &c.syms)
+        .unwrap()
+        .expect("a view");
+    let got = got.bind(&c.values).unwrap();
+    let (n0, n1) = (want.shape()[0], want.shape()[1]);
+    for (i, j) in (0..n0).flat_map(|i| (0..n1).map(move |j| (i, j))) {
+        assert_eq!(got.eval(&[i, j]).unwrap(), want.eval(&[i, j]).unwrap());
+    }
+    (f, s)
+}
+
+#[divan::bench(args = ["divmod", "kv", "window"])]
+fn merge_symbolic(bencher: Bencher, which: &str) {
+    let c = merge_case(which);
+    checked_merge(&c);
+    bencher.bench_local(|| merge(black_box(&c.first), black_box(&c.second), &c.syms).unwrap());
+}
+
+#[divan::bench(args = ["divmod", "kv", "window"])]
+fn merge_concrete(bencher: Bencher, which: &str) {
+    let (f, s) = checked_merge(&merge_case(which));
+    bencher.bench_local(|| hlayout::merge(black_box(&f), black_box(&s)).unwrap());
 }

@@ -22,6 +22,7 @@ mod smem_props;
 mod stream_props;
 mod swizzle_props;
 mod symbolic;
+mod symbolic_flat;
 mod symbolic_tiles;
 mod view_cases;
 mod view_props;

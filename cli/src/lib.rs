@@ -25,5 +25,6 @@ pub mod fields;
 pub mod show;
 pub mod show_tiles;
 pub mod smem;
+mod sym_flat;
 mod sym_tiles;
 pub mod symbolic;

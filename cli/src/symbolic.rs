@@ -13,7 +13,9 @@
 //! `complement` (the cotarget defaults to the cosize, `1 + Σ (s−1)·|d|`),
 //! `compose`, `logical_divide`, `zipped_divide` (a layout tiler: the logical
 //! divide, as on the concrete path), `logical_product`, `right_inverse`,
-//! `left_inverse`, `blocked_product`, `raked_product` (`sym_tiles.rs`), and `eval` with
+//! `left_inverse`, `blocked_product`, `raked_product` (`sym_tiles.rs`), `merge`
+//! and `flatten` (flat views whose numbers may be polynomial text:
+//! `sym_flat.rs`), and `eval` with
 //! `"bind"` (the offsets of the layout at the bound values). Every other op
 //! over symbols is refused with an error naming it as not supported over
 //! symbols yet; never a wrong answer. A refusal of the library for want of a
@@ -41,7 +43,8 @@ type Req = Map<String, Value>;
 
 /// The ops answered over symbols.
 pub const SUPPORTED: &str = "eval (with bind), coalesce, complement, compose, logical_divide, \
-zipped_divide, logical_product, right_inverse, left_inverse, blocked_product, raked_product";
+zipped_divide, logical_product, right_inverse, left_inverse, blocked_product, raked_product, \
+merge, flatten";
 
 /// The layout fields of a request.
 const LAYOUT_FIELDS: [&str; 3] = ["layout", "a", "b"];
@@ -126,7 +129,7 @@ fn is_composed(text: &str) -> bool {
 
 /// A failed symbolic request: its message, and the facts that would make
 /// an answer exist when the library named them.
-struct Refusal {
+pub(crate) struct Refusal {
     error: String,
     needs: Option<Vec<String>>,
 }
@@ -144,7 +147,7 @@ impl From<&str> for Refusal {
 }
 
 /// A library error, prefixed with `what` when not empty.
-fn lib(what: &str, e: Error) -> Refusal {
+pub(crate) fn lib(what: &str, e: Error) -> Refusal {
     let error = match what {
         "" => e.to_string(),
         _ => format!("{what}: {e}"),
@@ -231,6 +234,8 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
             };
             Ok(text(r.map_err(|e| lib("", e))?, &syms))
         }
+        "merge" => crate::sym_flat::merge(&f, &mut syms, limits),
+        "flatten" => crate::sym_flat::flatten(&layout("layout", &mut syms)?, &syms),
         _ if crate::sym_tiles::UNARY.contains(&op) => {
             let l = layout("layout", &mut syms)?;
             let r = crate::sym_tiles::unary(op, &l, &syms).map_err(|e| lib("", e))?;
@@ -335,7 +340,7 @@ fn depth(text: &str) -> usize {
 }
 
 /// An integer field: a JSON integer, or polynomial text in a string.
-fn number(v: &Value, what: &str, syms: &mut Symbols) -> Result<Poly, Refusal> {
+pub(crate) fn number(v: &Value, what: &str, syms: &mut Symbols) -> Result<Poly, Refusal> {
     match v {
         Value::String(s) => {
             let p = syms.parse(s).map_err(|e| lib(what, e))?;
@@ -538,10 +543,7 @@ pub fn report(text: &str, assumes: &[&str], binds: &[&str]) -> Result<String, St
     }
     let c = l.coalesce(&syms).map_err(|e| e.to_string())?;
     let _ = writeln!(out, "coalesce {}", c.show(&syms));
-    let _ = writeln!(
-        out,
-        "flatten  not supported over symbols yet (--bind to flatten an instance)"
-    );
+    let _ = writeln!(out, "{}", crate::sym_flat::flatten_line(&l, &syms));
     if !binds.is_empty() {
         let bound = bound(&l, &syms, binds)?;
         let _ = writeln!(out, "\nat {}:", binds.join(","));

@@ -328,11 +328,9 @@ fn requests_without_symbols_answer_as_before() {
 fn unsupported_ops_are_named() {
     // Invariant: an op the library does not answer over symbols yet is refused, naming it; never a concrete guess.
     let reqs = [
-        r#"{"op":"flatten","layout":"(N,4):(4,1)"}"#,
         r#"{"op":"expr","layout":"(N,4):(4,1)","lang":"c"}"#,
         r#"{"op":"chain","shape":["N",4],"ops":[]}"#,
         r#"{"op":"chain","shape":[4,4],"ops":[["shrink",[[0,"sp+1"],[0,4]]]]}"#,
-        r#"{"op":"merge","first":{"shape":["i",4],"strides":[4,1]},"second":{"shape":[4],"strides":[1]}}"#,
         r#"{"op":"eval","layout":"Sw<3,4,3> o 0 o (8,N):(N,1)"}"#,
     ];
     for req in reqs {
@@ -392,7 +390,7 @@ fn show_prints_polynomials_and_binds() {
     assert_eq!(
         out,
         "layout   (N,(4,8)):(32,(8,1))\nassume   1 <= N <= 64, N % 2 == 0\nsize     32*N\ncosize   32*N\n\
-         coalesce 32*N:1\nflatten  not supported over symbols yet (--bind to flatten an instance)\n"
+         coalesce 32*N:1\nflatten  ordinary: shape [N, 32] strides [32, 1]\n"
     );
     let (code, out, _) = hlayout(&["show", "(N,4):(1,N)", "--bind", "N=3"]);
     assert_eq!(code, 0);

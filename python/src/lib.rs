@@ -12,6 +12,7 @@ mod kernel;
 mod layout;
 mod loops;
 mod smem;
+mod sym_flat;
 mod symbolic;
 mod symtiles;
 mod tuple;
@@ -31,6 +32,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<composed::PySwizzle>()?;
     m.add_class::<composed::PyComposedLayout>()?;
     m.add_class::<symbolic::PySymLayout>()?;
+    m.add_class::<sym_flat::PySymFlatView>()?;
     m.add_class::<symtiles::PySymPredicated>()?;
     m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;

@@ -143,7 +143,7 @@ fn join(syms: &mut Symbols, other: &Bound<'_, PyAny>, name: &str) -> PyResult<Sy
 /// What `__reduce__` returns: the class and its arguments.
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
 
-fn show_assume(a: &Assume) -> String {
+pub(crate) fn show_assume(a: &Assume) -> String {
     format!(
         "min {}, max {}, divisible_by {}",
         a.min, a.max, a.divisible_by
@@ -151,7 +151,7 @@ fn show_assume(a: &Assume) -> String {
 }
 
 /// Reads `assume` into `syms`.
-fn read_assume(obj: &Bound<'_, PyAny>, syms: &mut Symbols) -> PyResult<()> {
+pub(crate) fn read_assume(obj: &Bound<'_, PyAny>, syms: &mut Symbols) -> PyResult<()> {
     if let Ok(d) = obj.downcast::<PyDict>() {
         for (k, v) in d.iter() {
             let name: String = k.extract().map_err(|_| arg_error("assume", ASSUME, obj))?;
@@ -434,6 +434,16 @@ impl PySymLayout {
             Tiler::Modes(m) => self.inner.logical_product_by(&m, &syms),
         };
         Ok(self.wrap(syms, r.py()?))
+    }
+
+    /// The flat view equal to this layout at every allowed binding;
+    /// `FlattenError` when it is one at none, `NeedsFactsError` when that
+    /// depends on the binding.
+    ///
+    /// >>> print(SymLayout("(N,(4,8)):(32,(8,1))").flatten())
+    /// View(shape=(N, 32), strides=(32, 1), offset=0, mask=None)
+    fn flatten(&self) -> PyResult<crate::sym_flat::PySymFlatView> {
+        crate::sym_flat::flatten(&self.syms, &self.inner)
     }
 
     /// CuTe's right inverse: `self(R(i)) == i` for `i < size(R)` at every

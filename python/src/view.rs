@@ -488,14 +488,35 @@ impl PyViewStack {
 }
 
 /// The single `FlatView` equal to `second` read through `first`, or `None`
-/// when no single view (with a per-dimension box mask) is. Exact.
+/// when no single view (with a per-dimension box mask) is. Exact. With a
+/// `SymFlatView` operand (or `assume`), the `SymFlatView` right for every
+/// allowed binding, `None` when none exists at any, or `NeedsFactsError`.
 ///
 /// >>> merge(FlatView((5, 4), (9, 1)), FlatView((3,), (3,), offset=3))
 /// FlatView((3,), (8,), offset=3, mask=None)
 #[pyfunction]
-pub(crate) fn merge(first: &PyFlatView, second: &PyFlatView) -> PyResult<Option<PyFlatView>> {
-    let merged: Option<FlatView> = hlayout::merge(&first.inner, &second.inner).py()?;
-    Ok(merged.map(|inner| PyFlatView { inner }))
+#[pyo3(signature = (first, second, assume=None))]
+pub(crate) fn merge<'py>(
+    py: Python<'py>,
+    first: &Bound<'py, PyAny>,
+    second: &Bound<'py, PyAny>,
+    assume: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if assume.is_none_or(|a| a.is_none()) {
+        if let (Ok(a), Ok(b)) = (
+            first.downcast::<PyFlatView>(),
+            second.downcast::<PyFlatView>(),
+        ) {
+            let merged: Option<FlatView> = hlayout::merge(&a.get().inner, &b.get().inner).py()?;
+            return merged
+                .map(|inner| Ok(Bound::new(py, PyFlatView { inner })?.into_any()))
+                .transpose();
+        }
+    }
+    let merged = crate::sym_flat::merge(first, second, assume)?;
+    merged
+        .map(|v| Ok(Bound::new(py, v)?.into_any()))
+        .transpose()
 }
 
 /// The view `first` reshaped to `shape`, as one

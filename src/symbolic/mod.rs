@@ -12,6 +12,8 @@
 //!   right and left inverses.
 //! - [`SymPredicated`]: a divide by a tile that need not divide the extent,
 //!   with its validity constraints (`predicated.rs`).
+//! - [`SymFlatView`], [`merge`], [`SymLayout::flatten`]: tinygrad's flat
+//!   views over symbols, the merge of two of them and flattening.
 //!
 //! The contract of every operation: an answer, bound to any allowed values,
 //! equals the concrete operation's answer as a function; when no answer was
@@ -42,6 +44,10 @@ mod by_mode;
 mod coalesce;
 mod complement;
 mod compose;
+mod flat_flatten;
+mod flat_merge;
+mod flat_view;
+mod flat_witness;
 mod inverse;
 mod layout;
 mod mono;
@@ -52,6 +58,9 @@ mod products;
 mod prove;
 mod symbols;
 
+pub use flat_flatten::{ShowFlattenReport, SymFlattenReport, SymModeObstruction};
+pub use flat_merge::merge;
+pub use flat_view::{ShowFlatView, SymFlatView, SymInterval};
 pub use layout::{ShowLayout, SymLayout};
 pub use mono::{Mono, MAX_DEGREE, MAX_SYMBOL_IDS};
 pub use poly::{Poly, Term};
