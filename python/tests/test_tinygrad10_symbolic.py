@@ -214,3 +214,16 @@ def test_symbolic_ops_equal_stock_data(stock):
     assert len(got) == len(expected)
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-6)
+
+
+def test_recursion_err2_pair_gets_the_exact_view(installed):
+    # test_symbolic_shapetracker.py's test_merge_view_recursion_err2 asserts stock's None;
+    # (a):(0) read through (a):(1) masked (0, a) is (a):(0) at every a.
+    a = Variable("a", 1, 10)
+    for x in (a, a.bind(4)):
+        vm2 = View(shape=(x,), strides=(0,), offset=0, mask=None, contiguous=False)
+        vm1 = View(shape=(x,), strides=(1,), offset=0, mask=((0, x),), contiguous=False)
+        merged = vm2 + vm1
+        assert merged == View.create((x,), (0,))
+        for n in range(1, 11):
+            assert one_view(merged, vm1, {a: n}) == composed(vm2, vm1, {a: n})

@@ -2,7 +2,12 @@
 backend with hlayout's plug-in installed (set HLAYOUT_TINYGRAD=0 for stock
 tinygrad). With the plug-in, test_view.py's five `test_merges_from_fuzzer`
 pairs, expected failures upstream, are run as ordinary tests: they must merge
-into the expected single views. Collected only when tinygrad 0.10.3 is installed."""
+into the expected single views. test_symbolic_shapetracker.py's
+`test_merge_view_recursion_err2` asserts stock's `None` for a merge whose
+exact answer, `(a):(0)`, the plug-in gives (docs/tinygrad.md, "Variables"):
+with the plug-in it is a strict expected failure, and
+python/tests/test_tinygrad10_symbolic.py checks the answer. Collected only when
+tinygrad 0.10.3 is installed."""
 
 import os
 from importlib.metadata import PackageNotFoundError, version
@@ -30,3 +35,5 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.name.startswith("test_merges_from_fuzzer") and item.cls is not None:
             getattr(item.cls, item.name).__unittest_expecting_failure__ = False
+        if item.name == "test_merge_view_recursion_err2" and item.cls is not None:
+            getattr(item.cls, item.name).__unittest_expecting_failure__ = True
