@@ -201,8 +201,10 @@ def run_ops():
         out.append((ta @ tb).numpy())
         out.append(ta.pad(((0, 0), (1, 2))).sum(1).numpy())
         out.append(Tensor(a).reshape(3, vi).cat(Tensor(a).reshape(3, vi), dim=1).reshape(3, 2 * vi)
-                   .sum(0).numpy())
-        out.append((ta.T.contiguous().reshape(vi, 3) + 1).sum(0).numpy())
+                   .sum(0).reshape(2 * n).numpy())
+        cache = Tensor(rng.standard_normal((2, 10)).astype(np.float32))
+        out.append((cache.shrink(((0, 2), (0, vi))) * 2 + 1).sum(1).numpy())
+        out.append((ta.permute(1, 0) * 2).sum(0).numpy())
     return out
 
 
