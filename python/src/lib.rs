@@ -14,6 +14,7 @@ mod loops;
 mod smem;
 mod sym_flat;
 mod symbolic;
+mod symtiles;
 mod tuple;
 mod view;
 
@@ -32,6 +33,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<composed::PyComposedLayout>()?;
     m.add_class::<symbolic::PySymLayout>()?;
     m.add_class::<sym_flat::PySymFlatView>()?;
+    m.add_class::<symtiles::PySymPredicated>()?;
     m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;

@@ -8,7 +8,10 @@
 //!   (`min`, `max`, `divisible_by`), and the polynomial text.
 //! - [`Fact`], [`Truth`], [`Symbols::prove`]: the three-valued prover.
 //! - [`SymLayout`]: layouts over symbols: row-major strides, coalesce,
-//!   composition (and with it reshape), complement.
+//!   composition (and with it reshape), complement, divides, products,
+//!   right and left inverses.
+//! - [`SymPredicated`]: a divide by a tile that need not divide the extent,
+//!   with its validity constraints (`predicated.rs`).
 //! - [`SymFlatView`], [`merge`], [`SymLayout::flatten`]: tinygrad's flat
 //!   views over symbols, the merge of two of them and flattening.
 //!
@@ -45,10 +48,13 @@ mod flat_flatten;
 mod flat_merge;
 mod flat_view;
 mod flat_witness;
+mod inverse;
 mod layout;
 mod mono;
 mod need;
 mod poly;
+mod predicated;
+mod products;
 mod prove;
 mod symbols;
 
@@ -58,5 +64,6 @@ pub use flat_view::{ShowFlatView, SymFlatView, SymInterval};
 pub use layout::{ShowLayout, SymLayout};
 pub use mono::{Mono, MAX_DEGREE, MAX_SYMBOL_IDS};
 pub use poly::{Poly, Term};
+pub use predicated::{ShowPredicated, SymPredicated};
 pub use prove::{Fact, Truth};
 pub use symbols::{check_name, Assume, Show, Symbols, DEFAULT_SYMBOL_MAX, MAX_NAME_BYTES};
