@@ -229,3 +229,12 @@ def test_recursion_err2_pair_gets_the_exact_view(installed):
         assert merged == View.create((x,), (0,))
         for n in range(1, 11):
             assert one_view(merged, vm1, {a: n}) == composed(vm2, vm1, {a: n})
+
+
+def test_attention_simple_view_is_merged(installed):
+    # test_symbolic_ops.py's test_attention_simple_view, an expected failure of stock 0.10.3
+    # ("until this works, symbolic single kernel softmax won't").
+    i = Variable("i", 2, 4)
+    v1 = View.create((2, 4, 1, i, i), ((i * 4), i, 0, 0, 1))
+    v2 = View.create((2, 4, 1, i, i, i), (((i * i) * 4), (i * i), 0, 0, i, 1))
+    check_merge(v1, v2, i, range(2, 5))

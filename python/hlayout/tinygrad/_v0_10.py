@@ -109,10 +109,14 @@ def _sym_add(vm2, vm1):
 
 
 def _sym_reshape(self, new_shape):
-    """A reshape over Variables: tinygrad's answer, else hlayout's merge with
-    the contiguous view of ``new_shape`` when the sizes are equal polynomials."""
+    """A reshape over Variables: tinygrad's answer, else (for an unmasked view)
+    hlayout's merge with the contiguous view of ``new_shape`` when the sizes
+    are equal polynomials."""
     r = _ORIGINAL["reshape"](self, new_shape)
-    if r is not None or not new_shape or _empty(self.shape) or _empty(new_shape):
+    # tinygrad keeps masked symbolic views unmerged on reshape on purpose (gpt2's KV
+    # cache, test_symbolic_shapetracker.py's test_symbolic_mask): so does the plug-in.
+    if r is not None or self.mask is not None or not new_shape or _empty(self.shape) \
+            or _empty(new_shape):
         return r
     try:
         if not _sym10.same_size(self.shape, new_shape):
