@@ -196,14 +196,12 @@ def merge(vm2, vm1):
         return None
     if r is None:
         return None
-    shape = vm1.shape if list(r.shape) == [_int_or(t) for t in s1[0]] else \
-        tuple(from_text(s, leaves) for s in r.shape)
+    if len(r.shape) != len(vm1.shape) or any(
+            _terms(from_text(a, leaves), leaves) != _terms(b, leaves)
+            for a, b in zip(r.shape, vm1.shape)):
+        return None  # the answer reads vm1's shape; anything else is not vm2 + vm1
     mask = None if r.mask is None else tuple((from_text(b, leaves), from_text(e, leaves))
                                             for b, e in r.mask)
-    return type(vm2).create(shape, tuple(from_text(s, leaves) for s in r.strides),
+    return type(vm2).create(vm1.shape, tuple(from_text(s, leaves) for s in r.strides),
                             from_text(r.offset, leaves), mask)
 
-
-def _int_or(t):
-    """Polynomial text as the answer's attribute shows it: an int when constant."""
-    return int(t) if re.fullmatch(r"-?\d+", t) else t
