@@ -14,7 +14,10 @@ patches the installed tinygrad in place, according to its version:
   returns are hlayout's kernel expressions (fewest divisions and modulos,
   masks as validity) over tinygrad's own ranges.
 
-Symbolic shapes (tinygrad ``Variable``) fall back to tinygrad's own code. Any
+Symbolic shapes (tinygrad ``Variable``): in 0.10.3 a merge or reshape that
+tinygrad leaves undone goes to hlayout's symbolic merge (``_sym10``), right at
+every value the Variables' ranges allow; in 0.14.0 they fall back to
+tinygrad's own code. Any
 other version is refused with a ``RuntimeError`` unless ``install(force=True)``
 (which patches whichever of the two layouts the installed tinygrad has).
 ``uninstall()`` restores tinygrad's functions.

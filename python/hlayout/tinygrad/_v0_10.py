@@ -12,15 +12,22 @@
   (composition is associative), not only the last two, until none does.
 
 Answers go through tinygrad's own ``View.create``, so they are in tinygrad's
-canonical form. Views with symbolic shapes, strides, offsets or masks, empty
-views and rank-0 reshapes fall back to tinygrad's code, as does a merge that
-hlayout leaves undecided (``BudgetExceededError``). :func:`uninstall` restores
-tinygrad's functions.
+canonical form. Empty views and rank-0 reshapes fall back to tinygrad's code,
+as does a merge that hlayout leaves undecided (``BudgetExceededError``).
+
+Views over ``Variable``s (symbolic shapes, strides, offsets or masks) take
+tinygrad's answer when tinygrad finds one, and otherwise ask hlayout's
+symbolic merge (:mod:`._sym10`): each number becomes a polynomial and each
+Variable's ``min``/``max`` an assumption, so the answer is right at every
+value the Variables allow. A number that is not a polynomial (a ``//``, a
+``%``) keeps tinygrad's answer. :func:`uninstall` restores tinygrad's
+functions.
 """
 
 import functools
 
 from .. import _hlayout as _hl
+from . import _sym10
 
 __all__ = ["install", "uninstall", "installed"]
 
@@ -62,7 +69,7 @@ def _create(view_cls, r):
 def _add(vm2, vm1):
     """``vm2 + vm1``: the one view equal to ``vm1`` read through ``vm2``, or None."""
     if not (_concrete(vm2) and _concrete(vm1)):
-        return _ORIGINAL["add"](vm2, vm1)
+        return _sym_add(vm2, vm1)
     try:
         r = _hl.merge(_flat(vm2), _flat(vm1))
     except _hl.BudgetExceededError:
@@ -74,8 +81,9 @@ def _reshape(self, new_shape):
     """The view reshaped to ``new_shape``, or None when no single view is."""
     if self.shape == new_shape:
         return self
-    if self.contiguous or not new_shape or not _ints(new_shape) or not _concrete(self) \
-            or min(new_shape) <= 0:
+    if not _ints(new_shape) or not _concrete(self):
+        return _sym_reshape(self, new_shape)
+    if self.contiguous or not new_shape or min(new_shape) <= 0:
         return _ORIGINAL["reshape"](self, new_shape)
     try:
         r = _hl.reshape_flat(_flat(self), new_shape)
@@ -83,6 +91,39 @@ def _reshape(self, new_shape):
         # tinygrad's own code decides, and raises its ValueError on a size mismatch
         return _ORIGINAL["reshape"](self, new_shape)
     return None if r is None else _create(type(self), r)
+
+
+def _empty(shape):
+    return any(type(s) is int and s <= 0 for s in shape)
+
+
+def _sym_add(vm2, vm1):
+    """``vm2 + vm1`` over Variables: tinygrad's answer, else hlayout's."""
+    r = _ORIGINAL["add"](vm2, vm1)
+    if r is not None or _empty(vm2.shape) or _empty(vm1.shape):
+        return r
+    try:
+        return _sym10.merge(vm2, vm1)
+    except _sym10.NotPolynomial:
+        return None
+
+
+def _sym_reshape(self, new_shape):
+    """A reshape over Variables: tinygrad's answer, else (for an unmasked view)
+    hlayout's merge with the contiguous view of ``new_shape`` when the sizes
+    are equal polynomials."""
+    r = _ORIGINAL["reshape"](self, new_shape)
+    # tinygrad keeps masked symbolic views unmerged on reshape on purpose (gpt2's KV
+    # cache, test_symbolic_shapetracker.py's test_symbolic_mask): so does the plug-in.
+    if r is not None or self.mask is not None or not new_shape or _empty(self.shape) \
+            or _empty(new_shape):
+        return r
+    try:
+        if not _sym10.same_size(self.shape, new_shape):
+            return None
+        return _sym10.merge(self, type(self).create(tuple(new_shape)))
+    except _sym10.NotPolynomial:
+        return None
 
 
 def _simplify(self):
