@@ -50,7 +50,7 @@ impl SymLayout {
         let mut needs = Needs::new(syms, "complement");
         let mut leaves: Vec<(Poly, Poly)> = Vec::new(); // (|stride|, extent)
         for (s, d) in l.shape_leaves().iter().zip(l.stride_leaves()) {
-            if d.is_zero() || !needs.branch_nonneg(s.sub(&Poly::constant(2))?)? {
+            if d.is_zero() || !needs.branch_nonneg(s.add_const(-2)?)? {
                 continue; // extent 1 (the branch asks for the extent >= 2 when unknown)
             }
             let abs = if needs.branch_nonneg(d.clone())? {
@@ -131,7 +131,7 @@ impl SymLayout {
         let mut cosize = Poly::constant(1);
         for (s, d) in b.shape_leaves().iter().zip(b.stride_leaves()) {
             needs.require(Fact::ge(d, &Poly::zero())?)?;
-            cosize = cosize.add(&s.sub(&Poly::constant(1))?.mul(d)?)?;
+            cosize = cosize.add(&s.add_const(-1)?.mul(d)?)?;
         }
         needs.finish("B's strides >= 0")?;
         let target = self.size()?.mul(&cosize)?;

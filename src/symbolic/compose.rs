@@ -211,7 +211,7 @@ fn leaf(
         });
         return Ok(smallvec![(b.clone(), radix.head.mul(&r)?)]);
     }
-    let top = b.sub(&Poly::constant(1))?.mul(beta)?;
+    let top = b.add_const(-1)?.mul(beta)?;
     let fits = syms.prove(&Fact::lt(&top, &radix.place[j + 1])?);
     if fits != Truth::Proved {
         // The walk's own conditions suffice where they hold, whether the
@@ -289,7 +289,7 @@ fn carries(radix: &Radix, spans: &[Span], needs: &mut Needs<'_>) -> Result<()> {
         let mut count = 0;
         for s in spans.iter().filter(|s| s.start <= i) {
             let top = if i >= s.end {
-                s.b.sub(&Poly::constant(1))?.mul(&s.beta)?
+                s.b.add_const(-1)?.mul(&s.beta)?
             } else {
                 p.sub(&s.beta)?
             };

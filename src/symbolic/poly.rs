@@ -153,34 +153,61 @@ impl Poly {
     /// assert_eq!(n.add(&n.neg().unwrap()).unwrap(), Poly::zero());
     /// ```
     pub fn add(&self, other: &Poly) -> Result<Poly> {
+        self.merge(other, 1)
+    }
+
+    /// `self + sign·other` (`sign` is `1` or `-1`) in one merge of the two
+    /// sorted term lists, without forming `sign·other`. O(t₁ + t₂).
+    fn merge(&self, other: &Poly, sign: i64) -> Result<Poly> {
         let (a, b) = (&self.terms, &other.terms);
+        if b.is_empty() {
+            return Ok(self.clone());
+        }
         let mut out: SmallVec<[Term; 2]> = SmallVec::with_capacity(a.len() + b.len());
         let (mut i, mut j) = (0, 0);
-        while i < a.len() || j < b.len() {
-            let next = match (a.get(i), b.get(j)) {
-                (Some(x), Some(y)) if x.0 == y.0 => {
-                    (i, j) = (i + 1, j + 1);
-                    (x.0, x.1.checked_add(y.1).ok_or_else(ovf)?)
+        while i < a.len() && j < b.len() {
+            let (x, y) = (a[i], b[j]);
+            if x.0 == y.0 {
+                (i, j) = (i + 1, j + 1);
+                let c = y.1.checked_mul(sign).and_then(|c| x.1.checked_add(c));
+                let c = c.ok_or_else(ovf)?;
+                if c != 0 {
+                    out.push((x.0, c));
                 }
-                (Some(x), Some(y)) if x.0 > y.0 => {
-                    i += 1;
-                    *x
-                }
-                (Some(x), None) => {
-                    i += 1;
-                    *x
-                }
-                (_, Some(y)) => {
-                    j += 1;
-                    *y
-                }
-                (None, None) => unreachable!("loop condition"),
-            };
-            if next.1 != 0 {
-                out.push(next);
+            } else if x.0 > y.0 {
+                i += 1;
+                out.push(x);
+            } else {
+                j += 1;
+                out.push((y.0, y.1.checked_mul(sign).ok_or_else(ovf)?));
             }
         }
+        out.extend_from_slice(&a[i..]);
+        for &(m, c) in &b[j..] {
+            out.push((m, c.checked_mul(sign).ok_or_else(ovf)?));
+        }
         Ok(Poly { terms: out })
+    }
+
+    /// `self + k` for a constant `k`, without building the constant. O(t).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`].
+    pub(crate) fn add_const(&self, k: i64) -> Result<Poly> {
+        if k == 0 {
+            return Ok(self.clone());
+        }
+        let mut terms = self.terms.clone();
+        match terms.last_mut() {
+            Some((m, c)) if *m == Mono::ONE => {
+                *c = c.checked_add(k).ok_or_else(ovf)?;
+                if *c == 0 {
+                    terms.pop();
+                }
+            }
+            _ => terms.push((Mono::ONE, k)),
+        }
+        Ok(Poly { terms })
     }
 
     /// The negation.
@@ -205,7 +232,7 @@ impl Poly {
     /// assert_eq!(Poly::constant(3).sub(&Poly::constant(5)).unwrap().as_const(), Some(-2));
     /// ```
     pub fn sub(&self, other: &Poly) -> Result<Poly> {
-        self.add(&other.neg()?)
+        self.merge(other, -1)
     }
 
     /// Every coefficient times `k`. O(t).
