@@ -64,7 +64,8 @@ impl Radix {
         }
         fs.reverse();
         fd.reverse();
-        let mut place = vec![Poly::constant(1)];
+        let mut place = Vec::with_capacity(fs.len() + 1);
+        place.push(Poly::constant(1));
         for a in &fs {
             let next = place[place.len() - 1].mul(a)?;
             place.push(next);
@@ -83,11 +84,11 @@ impl Radix {
 }
 
 /// Where a leaf of B lies in A: from finite leaf `start` to `end` (`len` = the head).
-struct Span {
+struct Span<'p> {
     start: usize,
     end: usize,
-    b: Poly,
-    beta: Poly,
+    b: &'p Poly,
+    beta: &'p Poly,
 }
 
 impl SymLayout {
@@ -124,7 +125,7 @@ impl SymLayout {
         let radix = Radix::of(a, syms)?;
         let mut needs = Needs::new(syms, "compose");
         let mut parts = Vec::with_capacity(b.shape_leaves().len());
-        let mut spans = Vec::new();
+        let mut spans = Vec::with_capacity(b.shape_leaves().len());
         for (bk, beta) in b.shape_leaves().iter().zip(b.stride_leaves()) {
             parts.push(leaf(&radix, bk, beta, &mut needs, &mut spans)?);
         }
@@ -176,12 +177,12 @@ pub(crate) fn concrete(op: &'static str, e: crate::Error) -> crate::Error {
 }
 
 /// The sub-leaves (slowest first) replacing B's leaf `b:β`.
-fn leaf(
+fn leaf<'p>(
     radix: &Radix,
-    b: &Poly,
-    beta: &Poly,
+    b: &'p Poly,
+    beta: &'p Poly,
     needs: &mut Needs<'_>,
-    spans: &mut Vec<Span>,
+    spans: &mut Vec<Span<'p>>,
 ) -> Result<Sub> {
     let syms = needs.syms;
     if is_one(syms, b) {
@@ -206,8 +207,8 @@ fn leaf(
         spans.push(Span {
             start: n,
             end: n,
-            b: b.clone(),
-            beta: beta.clone(),
+            b,
+            beta,
         });
         return Ok(smallvec![(b.clone(), radix.head.mul(&r)?)]);
     }
@@ -230,8 +231,8 @@ fn leaf(
         spans.push(Span {
             start: j,
             end: j,
-            b: b.clone(),
-            beta: beta.clone(),
+            b,
+            beta,
         });
         return Ok(smallvec![(b.clone(), radix.alpha[j].mul(&r)?)]);
     }
@@ -239,14 +240,14 @@ fn leaf(
 }
 
 /// Case (b): the leaf starts in digit `j` and walks on through A's leaves.
-fn walk(
+fn walk<'p>(
     radix: &Radix,
     j: usize,
-    b: &Poly,
-    beta: &Poly,
+    b: &'p Poly,
+    beta: &'p Poly,
     r: &Poly,
     needs: &mut Needs<'_>,
-    spans: &mut Vec<Span>,
+    spans: &mut Vec<Span<'p>>,
 ) -> Result<Sub> {
     let (syms, n) = (needs.syms, radix.len());
     let e0 = exact(&radix.place[j + 1], beta, needs)?;
@@ -269,8 +270,8 @@ fn walk(
     spans.push(Span {
         start: j,
         end: m,
-        b: b.clone(),
-        beta: beta.clone(),
+        b,
+        beta,
     });
     out.retain(|(e, _)| !is_one(syms, e));
     if out.is_empty() {
@@ -282,16 +283,16 @@ fn walk(
 
 /// At every boundary `p = Pᵢ₊₁`, the largest residues of B's leaves add up
 /// to less than `p`.
-fn carries(radix: &Radix, spans: &[Span], needs: &mut Needs<'_>) -> Result<()> {
+fn carries(radix: &Radix, spans: &[Span<'_>], needs: &mut Needs<'_>) -> Result<()> {
     for i in 0..radix.len() {
         let p = &radix.place[i + 1];
         let mut sum = Poly::zero();
         let mut count = 0;
         for s in spans.iter().filter(|s| s.start <= i) {
             let top = if i >= s.end {
-                s.b.add_const(-1)?.mul(&s.beta)?
+                s.b.add_const(-1)?.mul(s.beta)?
             } else {
-                p.sub(&s.beta)?
+                p.sub(s.beta)?
             };
             sum = sum.add(&top)?;
             count += 1;
@@ -306,8 +307,9 @@ fn carries(radix: &Radix, spans: &[Span], needs: &mut Needs<'_>) -> Result<()> {
 /// R: B's profile with each leaf replaced by its sub-leaves (a nested tuple
 /// when there are several).
 fn assemble(profile: &Profile, parts: Vec<Sub>) -> SymLayout {
-    let mut toks = Vec::new();
-    let (mut shape, mut stride) = (Vec::new(), Vec::new());
+    let leaves: usize = parts.iter().map(|p| p.len()).sum();
+    let mut toks: SmallVec<[Tok; 24]> = SmallVec::with_capacity(profile.toks().len() + 2 * parts.len());
+    let (mut shape, mut stride) = (Vec::with_capacity(leaves), Vec::with_capacity(leaves));
     let mut parts = parts.into_iter();
     for &t in profile.toks() {
         if t != Tok::Leaf {
@@ -328,5 +330,5 @@ fn assemble(profile: &Profile, parts: Vec<Sub>) -> SymLayout {
             toks.push(Tok::Close);
         }
     }
-    SymLayout::from_parts(Profile::from_toks(&toks), shape, stride)
+    SymLayout::from_parts(Profile::from_vec(toks), shape, stride)
 }

@@ -30,9 +30,18 @@ pub type Term = (Mono, i64);
 /// assert_eq!(p.sub(&p).unwrap(), Poly::zero());
 /// assert_eq!(Poly::constant(7).as_const(), Some(7));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, Default)]
 pub struct Poly {
     terms: SmallVec<[Term; 2]>,
+}
+
+impl Clone for Poly {
+    /// A copy of the terms (`Copy` values: one block copy, no per-term clone).
+    fn clone(&self) -> Poly {
+        Poly {
+            terms: SmallVec::from_slice(&self.terms),
+        }
+    }
 }
 
 fn ovf() -> Error {

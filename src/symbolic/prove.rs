@@ -362,6 +362,9 @@ impl Symbols {
     /// The direct interval of `p` (no fixed symbols substituted), each end
     /// `None` when unbounded. O(t·degree).
     pub(crate) fn bounds(&self, p: &Poly) -> (Option<i128>, Option<i128>) {
+        if let Some(c) = p.as_const() {
+            return (Some(c as i128), Some(c as i128));
+        }
         let iv = self.direct(p);
         (iv.lo, iv.hi)
     }
@@ -395,15 +398,31 @@ impl Symbols {
     }
 
     /// Term by term: each monomial the product of its factors' intervals,
-    /// scaled by its coefficient. O(t·degree).
+    /// scaled by its coefficient. Constant and one-symbol terms (the common
+    /// ones) cost two products of `i64`s, which cannot overflow `i128`.
+    /// O(t·degree).
     fn direct(&self, p: &Poly) -> Iv {
         let (mut lo, mut hi) = (Some(0i128), Some(0i128));
         for &(m, c) in p.terms() {
-            let iv = self.mono_iv(m);
             let c = c as i128;
-            let (tl, th) = if c > 0 { (iv.lo, iv.hi) } else { (iv.hi, iv.lo) };
-            lo = lo.zip(tl).and_then(|(a, t)| a.checked_add(t.checked_mul(c)?));
-            hi = hi.zip(th).and_then(|(a, t)| a.checked_add(t.checked_mul(c)?));
+            let (tl, th) = match m.degree() {
+                0 => (Some(c), Some(c)),
+                1 => {
+                    let (l, h) = self.range(m.first_factor());
+                    let (l, h) = (l as i128 * c, h as i128 * c);
+                    (Some(l.min(h)), Some(l.max(h)))
+                }
+                _ => {
+                    let iv = self.mono_iv(m);
+                    let (a, b) = if c > 0 { (iv.lo, iv.hi) } else { (iv.hi, iv.lo) };
+                    (
+                        a.and_then(|t| t.checked_mul(c)),
+                        b.and_then(|t| t.checked_mul(c)),
+                    )
+                }
+            };
+            lo = lo.zip(tl).and_then(|(a, t)| a.checked_add(t));
+            hi = hi.zip(th).and_then(|(a, t)| a.checked_add(t));
         }
         Iv { lo, hi }
     }
