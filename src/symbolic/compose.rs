@@ -116,7 +116,7 @@ impl SymLayout {
     /// ```
     pub fn compose(&self, b: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
         let (a, b) = (&*self.fixed(syms), &*b.fixed(syms));
-        if let (Some(a), Some(bl)) = (a.to_layout(), b.to_layout()) {
+        if let Some((a, bl)) = a.to_layout().and_then(|a| Some((a, b.to_layout()?))) {
             return a
                 .compose(&bl)
                 .map(|r| SymLayout::from_layout(&r))
@@ -124,14 +124,20 @@ impl SymLayout {
         }
         let radix = Radix::of(a, syms)?;
         let mut needs = Needs::new(syms, "compose");
-        let mut parts = Vec::with_capacity(b.shape_leaves().len());
-        let mut spans = Vec::with_capacity(b.shape_leaves().len());
-        for (bk, beta) in b.shape_leaves().iter().zip(b.stride_leaves()) {
-            parts.push(leaf(&radix, bk, beta, &mut needs, &mut spans)?);
+        let mut spans: SmallVec<[Span<'_>; 8]> = SmallVec::new();
+        let mut out = Assembly::with_capacity(b);
+        let mut leaves = b.shape_leaves().iter().zip(b.stride_leaves()).peekable();
+        for &t in b.profile().toks() {
+            match (t, leaves.next_if(|_| t == Tok::Leaf)) {
+                (Tok::Leaf, Some((bk, beta))) => {
+                    out.push(leaf(&radix, bk, beta, &mut needs, &mut spans)?)
+                }
+                _ => out.toks.push(t),
+            }
         }
         carries(&radix, &spans, &mut needs)?;
         needs.finish("the composition's structure")?;
-        let r = assemble(b.profile(), parts);
+        let r = SymLayout::from_parts(Profile::from_vec(out.toks), out.shape, out.stride);
         // R's extents are B's split by exact quotients (each ≥ 1 by the
         // walk's conditions); its size (B's, which a pair built by a
         // divide has not had checked) and its span are.
@@ -182,7 +188,7 @@ fn leaf<'p>(
     b: &'p Poly,
     beta: &'p Poly,
     needs: &mut Needs<'_>,
-    spans: &mut Vec<Span<'p>>,
+    spans: &mut SmallVec<[Span<'p>; 8]>,
 ) -> Result<Sub> {
     let syms = needs.syms;
     if is_one(syms, b) {
@@ -217,7 +223,7 @@ fn leaf<'p>(
     if fits != Truth::Proved {
         // The walk's own conditions suffice where they hold, whether the
         // leaf fits in digit j or not: when they are proved, no need.
-        let (mut trial, mut span) = (Needs::new(syms, "compose"), Vec::new());
+        let (mut trial, mut span) = (Needs::new(syms, "compose"), SmallVec::new());
         if let Ok(out) = walk(radix, j, b, beta, &r, &mut trial, &mut span) {
             if trial.is_clean() {
                 spans.append(&mut span);
@@ -247,7 +253,7 @@ fn walk<'p>(
     beta: &'p Poly,
     r: &Poly,
     needs: &mut Needs<'_>,
-    spans: &mut Vec<Span<'p>>,
+    spans: &mut SmallVec<[Span<'p>; 8]>,
 ) -> Result<Sub> {
     let (syms, n) = (needs.syms, radix.len());
     let e0 = exact(&radix.place[j + 1], beta, needs)?;
@@ -304,31 +310,36 @@ fn carries(radix: &Radix, spans: &[Span<'_>], needs: &mut Needs<'_>) -> Result<(
     Ok(())
 }
 
-/// R: B's profile with each leaf replaced by its sub-leaves (a nested tuple
-/// when there are several).
-fn assemble(profile: &Profile, parts: Vec<Sub>) -> SymLayout {
-    let leaves: usize = parts.iter().map(|p| p.len()).sum();
-    let mut toks: SmallVec<[Tok; 24]> = SmallVec::with_capacity(profile.toks().len() + 2 * parts.len());
-    let (mut shape, mut stride) = (Vec::with_capacity(leaves), Vec::with_capacity(leaves));
-    let mut parts = parts.into_iter();
-    for &t in profile.toks() {
-        if t != Tok::Leaf {
-            toks.push(t);
-            continue;
-        }
-        let sub = parts.next().unwrap_or_default();
-        let nested = sub.len() > 1;
-        if nested {
-            toks.push(Tok::Open);
-        }
-        for (e, d) in sub.into_iter() {
-            toks.push(Tok::Leaf);
-            shape.push(e);
-            stride.push(d);
-        }
-        if nested {
-            toks.push(Tok::Close);
+/// R, assembled in place while B's leaves are walked: B's profile with each
+/// leaf replaced by its sub-leaves (a nested tuple when there are several).
+struct Assembly {
+    toks: SmallVec<[Tok; 24]>,
+    shape: Vec<Poly>,
+    stride: Vec<Poly>,
+}
+
+impl Assembly {
+    fn with_capacity(b: &SymLayout) -> Assembly {
+        let n = b.shape_leaves().len();
+        Assembly {
+            toks: SmallVec::with_capacity(b.profile().toks().len() + 2 * n),
+            shape: Vec::with_capacity(2 * n),
+            stride: Vec::with_capacity(2 * n),
         }
     }
-    SymLayout::from_parts(Profile::from_vec(toks), shape, stride)
+
+    fn push(&mut self, sub: Sub) {
+        let nested = sub.len() > 1;
+        if nested {
+            self.toks.push(Tok::Open);
+        }
+        for (e, d) in sub {
+            self.toks.push(Tok::Leaf);
+            self.shape.push(e);
+            self.stride.push(d);
+        }
+        if nested {
+            self.toks.push(Tok::Close);
+        }
+    }
 }
