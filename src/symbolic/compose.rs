@@ -198,10 +198,7 @@ fn leaf<'p>(
         return Ok(smallvec![(b.clone(), Poly::zero())]);
     }
     if !needs.branch_nonneg(beta.clone())? {
-        return Err(needs.refuse(format!(
-            "B's stride {} is negative, which composition over symbols does not handle",
-            syms.show(beta)
-        )));
+        return reflected(radix, b, beta, needs);
     }
     let n = radix.len();
     let mut j = 0;
@@ -243,6 +240,37 @@ fn leaf<'p>(
         return Ok(smallvec![(b.clone(), radix.alpha[j].mul(&r)?)]);
     }
     walk(radix, j, b, beta, &r, needs, spans)
+}
+
+/// A leaf `b:β` with `β < 0`. When `P = P_n` (the product of A's finite
+/// leaves) divides β, every `t·β` is a multiple of P: its digits in A's
+/// finite leaves are 0 and its head digit is `t·β/P` (A is read on ℤ, so a
+/// negative head digit is fine), hence `A(t·β) = t·head·(β/P)` and the leaf
+/// is `b : head·(β/P)`. Its residue at every boundary is 0, so it adds
+/// nothing to the carry bound (no span). This is exactly the concrete
+/// reflection's structural case (`docs/algebra.md` §4: `P | (b−1)·|β|`
+/// with the walk of `|β|` reaching the head forces `P | β`). Otherwise the
+/// refusal names the rule: no added fact gives a polynomial quotient.
+fn reflected(radix: &Radix, b: &Poly, beta: &Poly, needs: &mut Needs<'_>) -> Result<Sub> {
+    let p = &radix.place[radix.len()];
+    if let Some(r) = beta.div_exact(p) {
+        return Ok(smallvec![(b.clone(), radix.head.mul(&r)?)]);
+    }
+    let syms = needs.syms;
+    let fact = Fact::divides(p, &beta.neg()?);
+    let truth = match syms.prove(&fact) {
+        Truth::Refuted => "is false for every allowed value",
+        Truth::Proved => "holds, but the quotient is not a polynomial with integer coefficients",
+        Truth::Unknown => "is not proved (nor is the quotient a polynomial)",
+    };
+    Err(needs.refuse(format!(
+        "B's stride {} is negative: composition over symbols answers it when it \
+         lies in A's first leaf, i.e. when {} (the product of A's other leaves) \
+         divides it; {} {truth}",
+        syms.show(beta),
+        syms.show(p),
+        fact.show(syms)
+    )))
 }
 
 /// Case (b): the leaf starts in digit `j` and walks on through A's leaves.

@@ -291,26 +291,28 @@ impl SymLayout {
     /// and of the span (`Σ (max s − 1)·max |d|`) within `i64`. `false`
     /// means "not shown this way" (the full check then runs). O(leaves·t).
     fn valid_by_intervals(&self, syms: &Symbols) -> bool {
-        let (mut size, mut span) = (1i128, 0i128);
+        // Both sums only grow, so `i64` arithmetic suffices: an overflow
+        // means the bound is past `i64::MAX` already.
+        let (mut size, mut span) = (1i64, 0i64);
         for (s, d) in self.shape.iter().zip(&self.stride) {
             let (Some(slo), Some(shi)) = syms.bounds(s) else {
                 return false;
             };
-            let (dabs, ok) = match syms.bounds(d) {
-                (Some(l), Some(h)) if l >= 0 => (h, true),
-                (Some(l), Some(h)) if h < 0 => (-l, true),
-                _ => (0, false),
+            let dabs = match syms.bounds(d) {
+                (Some(l), Some(h)) if l >= 0 => h,
+                (Some(l), Some(h)) if h < 0 => -l,
+                _ => return false,
             };
-            if !ok || slo < 1 {
+            let (Ok(shi), Ok(dabs)) = (i64::try_from(shi), i64::try_from(dabs)) else {
                 return false;
-            }
+            };
             let reach = (shi - 1).checked_mul(dabs);
             match (size.checked_mul(shi), reach.and_then(|r| span.checked_add(r))) {
-                (Some(a), Some(b)) => (size, span) = (a, b),
+                (Some(a), Some(b)) if slo >= 1 => (size, span) = (a, b),
                 _ => return false,
             }
         }
-        size <= i64::MAX as i128 && span <= i64::MAX as i128
+        true
     }
 
     /// The concrete layout at a binding (`values[id]` for each symbol).

@@ -256,11 +256,13 @@ impl Poly {
         if k == 0 {
             return Ok(Poly::zero());
         }
-        let mut terms = SmallVec::with_capacity(self.terms.len());
-        for &(m, c) in &self.terms {
-            terms.push((m, c.checked_mul(k).ok_or_else(ovf)?));
+        let mut out = self.clone();
+        if k != 1 {
+            for t in &mut out.terms {
+                t.1 = t.1.checked_mul(k).ok_or_else(ovf)?;
+            }
         }
-        Ok(Poly { terms })
+        Ok(out)
     }
 
     /// The product. O(t₁·t₂·log(t₁·t₂)).
@@ -356,14 +358,17 @@ impl Poly {
     pub fn div_exact(&self, d: &Poly) -> Option<Poly> {
         let &(dm, dc) = d.terms.first()?;
         if let Some(k) = d.as_const() {
-            let mut terms = SmallVec::with_capacity(self.terms.len());
-            for &(m, c) in &self.terms {
-                if c % k != 0 {
-                    return None;
+            let mut out = self.clone();
+            if k != 1 {
+                for t in &mut out.terms {
+                    // Checked: `i64::MIN / -1` does not fit.
+                    match (t.1.checked_rem(k), t.1.checked_div(k)) {
+                        (Some(0), Some(q)) => t.1 = q,
+                        _ => return None,
+                    }
                 }
-                terms.push((m, c / k));
             }
-            return Some(Poly { terms });
+            return Some(out);
         }
         let mut rest = self.clone();
         let mut quotient: Vec<Term> = Vec::new();
@@ -375,12 +380,13 @@ impl Poly {
                 return (q.mul(d).ok()? == *self).then_some(q);
             };
             let qm = m.quotient(dm)?;
-            if c % dc != 0 {
-                return None;
-            }
-            let t = Poly::term(qm, c / dc);
+            let q = match (c.checked_rem(dc), c.checked_div(dc)) {
+                (Some(0), Some(q)) => q,
+                _ => return None,
+            };
+            let t = Poly::term(qm, q);
             rest = rest.sub(&t.mul(d).ok()?).ok()?;
-            quotient.push((qm, c / dc));
+            quotient.push((qm, q));
         }
         None
     }
