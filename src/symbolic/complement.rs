@@ -41,7 +41,7 @@ impl SymLayout {
     pub fn complement(&self, cotarget: &Poly, syms: &Symbols) -> Result<SymLayout> {
         let l = &*self.fixed(syms);
         let cotarget = syms.fix(cotarget);
-        if let (Some(c), Some(m)) = (l.to_layout(), cotarget.as_const()) {
+        if let Some((m, c)) = cotarget.as_const().and_then(|m| Some((m, l.to_layout()?))) {
             return c
                 .complement(m)
                 .map(|r| SymLayout::from_layout(&r))
@@ -66,7 +66,7 @@ impl SymLayout {
             }
             leaves.insert(at, (abs, s.clone()));
         }
-        let mut gaps: Vec<(Poly, Poly)> = Vec::new(); // (extent, stride), fastest first
+        let mut gaps: Vec<(Poly, Poly)> = Vec::with_capacity(leaves.len() + 1); // (extent, stride), fastest first
         let mut covered = Poly::constant(1);
         for (d, s) in &leaves {
             needs.require(Fact::ge(d, &covered)?)?;
@@ -85,7 +85,11 @@ impl SymLayout {
         needs.require(Fact::ge(&last, &Poly::constant(1))?)?;
         gaps.push((last, covered));
         needs.finish("the complement's structure")?;
-        let (shape, stride): (Vec<Poly>, Vec<Poly>) = gaps.into_iter().rev().unzip();
+        let (mut shape, mut stride) = (Vec::with_capacity(gaps.len()), Vec::with_capacity(gaps.len()));
+        for (e, d) in gaps.into_iter().rev() {
+            shape.push(e);
+            stride.push(d);
+        }
         let r = SymLayout::flat(shape, stride).coalesce(syms)?;
         r.validate(syms)?;
         Ok(r)

@@ -146,6 +146,10 @@ impl SymLayout {
     /// assert_eq!(l.to_layout(), None);
     /// ```
     pub fn to_layout(&self) -> Option<Layout> {
+        // Checked first: a symbolic leaf anywhere costs no allocation.
+        if !self.shape.iter().chain(&self.stride).all(|p| p.as_const().is_some()) {
+            return None;
+        }
         let shape = self
             .shape
             .iter()

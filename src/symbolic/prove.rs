@@ -97,7 +97,7 @@ impl Fact {
     /// assert_eq!(hlayout::symbolic::Symbols::new().prove(&f), hlayout::symbolic::Truth::Proved);
     /// ```
     pub fn ge(a: &Poly, b: &Poly) -> Result<Fact> {
-        Ok(Fact::NonNeg(a.sub(b)?))
+        Ok(Fact::NonNeg(diff(a, b, 0)?))
     }
 
     /// `a ≤ b`.
@@ -121,7 +121,7 @@ impl Fact {
     /// assert!(hlayout::symbolic::Fact::lt(&3.into(), &2.into()).is_ok());
     /// ```
     pub fn lt(a: &Poly, b: &Poly) -> Result<Fact> {
-        Ok(Fact::NonNeg(b.sub(a)?.add_const(-1)?))
+        Ok(Fact::NonNeg(diff(b, a, -1)?))
     }
 
     /// `p ≤ bound`.
@@ -208,6 +208,17 @@ impl Fact {
                 format!("{} % {} == 0", paren(syms, p), paren(syms, d))
             }
         }
+    }
+}
+
+/// `a − b + k`, with one pass over `a` when `b` is a constant (the common
+/// case of a bound).
+fn diff(a: &Poly, b: &Poly, k: i64) -> Result<Poly> {
+    match b.as_const() {
+        Some(c) => a.add_const(k.checked_sub(c).ok_or(Error::Overflow {
+            what: "polynomial coefficient",
+        })?),
+        None => a.sub(b)?.add_const(k),
     }
 }
 
