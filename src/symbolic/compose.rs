@@ -123,6 +123,9 @@ impl SymLayout {
                 .map_err(|e| concrete("compose", e));
         }
         let radix = Radix::of(a, syms)?;
+        if radix.len() == 0 {
+            return linear(&radix.head, b, syms);
+        }
         let mut needs = Needs::new(syms, "compose");
         let mut spans: SmallVec<[Span<'_>; 8]> = SmallVec::new();
         let mut out = Assembly::with_capacity(b);
@@ -166,6 +169,28 @@ impl SymLayout {
         needs.finish("equal sizes")?;
         self.compose(&SymLayout::row_major(shape)?, syms)
     }
+}
+
+/// `A ∘ B` when A coalesces into its head alone: A is `x ↦ head·x` on all
+/// of ℤ, so every leaf `b:β` of B, whatever the sign of β, becomes
+/// `b : head·β` (`1:0` for an extent proved 1, as the concrete algebra
+/// writes it), with no structural decision and no carry. Only R's validity
+/// (its span within `i64`) is checked. O(leaves(B)).
+fn linear(head: &Poly, b: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
+    let n = b.shape_leaves().len();
+    let (mut shape, mut stride) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for (e, beta) in b.shape_leaves().iter().zip(b.stride_leaves()) {
+        if is_one(syms, e) {
+            shape.push(Poly::constant(1));
+            stride.push(Poly::zero());
+        } else {
+            shape.push(e.clone());
+            stride.push(head.mul(beta)?);
+        }
+    }
+    let r = SymLayout::from_parts(b.profile().clone(), shape, stride);
+    r.validate_parts(syms, false)?;
+    Ok(r)
 }
 
 /// A refusal of the concrete algebra (on leaves that are all constant, or
