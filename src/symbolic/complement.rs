@@ -13,6 +13,7 @@
 //!
 //! Cost: O(n²) prover calls for the sort (n ≤ the leaves), O(n) after.
 
+use super::coalesce::coalesce_leaves;
 use super::compose::concrete;
 use super::layout::SymLayout;
 use super::need::Needs;
@@ -21,6 +22,8 @@ use super::prove::{Fact, Truth};
 use super::symbols::Symbols;
 use crate::error::Result;
 use crate::tuple::{Profile, Tok};
+
+use smallvec::SmallVec;
 
 impl SymLayout {
     /// The complement up to `cotarget` over symbols (module docs); the
@@ -48,7 +51,7 @@ impl SymLayout {
                 .map_err(|e| concrete("complement", e));
         }
         let mut needs = Needs::new(syms, "complement");
-        let mut leaves: Vec<(Poly, Poly)> = Vec::new(); // (|stride|, extent)
+        let mut leaves: SmallVec<[(Poly, Poly); 8]> = SmallVec::new(); // (|stride|, extent)
         for (s, d) in l.shape_leaves().iter().zip(l.stride_leaves()) {
             if d.is_zero() || !needs.branch_nonneg(s.add_const(-2)?)? {
                 continue; // extent 1 (the branch asks for the extent >= 2 when unknown)
@@ -66,7 +69,7 @@ impl SymLayout {
             }
             leaves.insert(at, (abs, s.clone()));
         }
-        let mut gaps: Vec<(Poly, Poly)> = Vec::with_capacity(leaves.len() + 1); // (extent, stride), fastest first
+        let mut gaps: SmallVec<[(Poly, Poly); 8]> = SmallVec::new(); // (extent, stride), fastest first
         let mut covered = Poly::constant(1);
         for (d, s) in &leaves {
             needs.require(Fact::ge(d, &covered)?)?;
@@ -85,12 +88,12 @@ impl SymLayout {
         needs.require(Fact::ge(&last, &Poly::constant(1))?)?;
         gaps.push((last, covered));
         needs.finish("the complement's structure")?;
-        let (mut shape, mut stride) = (Vec::with_capacity(gaps.len()), Vec::with_capacity(gaps.len()));
+        let (mut shape, mut stride): (SmallVec<[Poly; 8]>, SmallVec<[Poly; 8]>) = Default::default();
         for (e, d) in gaps.into_iter().rev() {
             shape.push(e);
             stride.push(d);
         }
-        let r = SymLayout::flat(shape, stride).coalesce(syms)?;
+        let r = coalesced(syms, &shape, &stride)?;
         r.validate(syms)?;
         Ok(r)
     }
@@ -142,6 +145,18 @@ impl SymLayout {
         let placed = self.complement(&target, syms)?.compose(b, syms)?;
         Ok(pair(&placed, self))
     }
+}
+
+/// The coalesced flat layout of the leaves (slowest first), as
+/// [`SymLayout::coalesce`] gives it (the concrete coalesce when every leaf
+/// is constant), without building the uncoalesced layout.
+fn coalesced(syms: &Symbols, shape: &[Poly], stride: &[Poly]) -> Result<SymLayout> {
+    let constant = |p: &Poly| p.as_const().is_some();
+    if shape.iter().chain(stride).all(constant) {
+        return SymLayout::flat(shape.to_vec(), stride.to_vec()).coalesce(syms);
+    }
+    let (shape, stride) = coalesce_leaves(syms, shape, stride)?;
+    Ok(SymLayout::flat(shape, stride))
 }
 
 /// `n / d` when exact in `ℤ[symbols]`, else the refusal (see `compose`).

@@ -206,7 +206,7 @@ impl Poly {
         if k == 0 {
             return Ok(self.clone());
         }
-        let mut terms = self.terms.clone();
+        let mut terms: SmallVec<[Term; 2]> = SmallVec::from_slice(&self.terms);
         match terms.last_mut() {
             Some((m, c)) if *m == Mono::ONE => {
                 *c = c.checked_add(k).ok_or_else(ovf)?;
@@ -288,7 +288,7 @@ impl Poly {
         let mut all: Vec<Term> = Vec::with_capacity(self.terms.len() * other.terms.len());
         for &(ma, ca) in &self.terms {
             for &(mb, cb) in &other.terms {
-                let m = ma.product(mb).ok_or(Error::LimitExceeded {
+                let m = ma.product(mb).ok_or_else(|| Error::LimitExceeded {
                     limit: "max_degree",
                     value: (ma.degree() + mb.degree()) as u64,
                     max: super::mono::MAX_DEGREE as u64,
