@@ -28,13 +28,17 @@ fn parsed(assume: &[(&str, i64)], texts: &[&str]) -> (Symbols, Vec<SymLayout>) {
         };
         s.assume(n, a).expect("assume");
     }
-    let ls = texts.iter().map(|t| SymLayout::parse(t, &mut s).expect("layout"));
+    let ls = texts
+        .iter()
+        .map(|t| SymLayout::parse(t, &mut s).expect("layout"));
     let ls = ls.collect();
     (s, ls)
 }
 
 fn bound(s: &Symbols, ls: &[SymLayout], values: &[i64]) -> Vec<Layout> {
-    ls.iter().map(|l| l.bind(s, values).expect("bind")).collect()
+    ls.iter()
+        .map(|l| l.bind(s, values).expect("bind"))
+        .collect()
 }
 
 /// Runs `op` CALLS times and sums the leaves of its answers.
@@ -50,7 +54,10 @@ fn compose(assume: &[(&str, i64)], a: &str, b: &str, values: &[i64], concrete: b
         return repeat(|| a.compose(b).expect("compose"), |r| r.rank());
     }
     let (a, b) = (black_box(&l[0]), black_box(&l[1]));
-    repeat(|| a.compose(b, &s).expect("compose"), |r| r.shape_leaves().len())
+    repeat(
+        || a.compose(b, &s).expect("compose"),
+        |r| r.shape_leaves().len(),
+    )
 }
 
 fn main() {
@@ -78,13 +85,20 @@ fn main() {
                 let c = bound(&s, &l, &[1000]);
                 return println!("{}", repeat(|| black_box(&c[0]).coalesce(), |r| r.rank()));
             }
-            repeat(|| black_box(&l[0]).coalesce(&s).expect("coalesce"), |r| r.shape_leaves().len())
+            repeat(
+                || black_box(&l[0]).coalesce(&s).expect("coalesce"),
+                |r| r.shape_leaves().len(),
+            )
         }
         "complement" => {
             let (s, l) = parsed(&tile, &["64:32"]);
             if concrete {
                 let c = bound(&s, &l, &[100]);
-                let run = || black_box(&c[0]).complement(black_box(204800)).expect("complement");
+                let run = || {
+                    black_box(&c[0])
+                        .complement(black_box(204800))
+                        .expect("complement")
+                };
                 return println!("{}", repeat(run, |r| r.rank()));
             }
             let m = Poly::symbol(s.id("T").expect("T")).scale(2048).expect("M");

@@ -24,7 +24,9 @@ fn syms(assume: &[(&str, i64, i64, i64)]) -> Symbols {
 }
 
 fn values(l: &Layout) -> Vec<i64> {
-    (0..l.size()).map(|i| l.eval(i).expect("in domain")).collect()
+    (0..l.size())
+        .map(|i| l.eval(i).expect("in domain"))
+        .collect()
 }
 
 /// Every binding of the symbols to `picks` and to each symbol's extremes
@@ -51,15 +53,26 @@ fn bindings(s: &Symbols, picks: &[i64]) -> Vec<Vec<i64>> {
 /// `A ∘ B` over symbols equals the concrete composition at every binding
 /// of `picks` (and the extremes); returns the symbolic answer's text.
 fn composes_everywhere(s: &mut Symbols, a: &str, b: &str, picks: &[i64]) -> String {
-    let (sa, sb) = (SymLayout::parse(a, s).unwrap(), SymLayout::parse(b, s).unwrap());
-    let r = sa.compose(&sb, s).unwrap_or_else(|e| panic!("{a} o {b}: {e}"));
+    let (sa, sb) = (
+        SymLayout::parse(a, s).unwrap(),
+        SymLayout::parse(b, s).unwrap(),
+    );
+    let r = sa
+        .compose(&sb, s)
+        .unwrap_or_else(|e| panic!("{a} o {b}: {e}"));
     let all = bindings(s, picks);
     assert!(all.len() > 2, "{all:?}");
     for v in all {
         let (ca, cb) = (sa.bind(s, &v).unwrap(), sb.bind(s, &v).unwrap());
-        let want = ca.compose(&cb).unwrap_or_else(|e| panic!("{ca} o {cb}: {e}"));
+        let want = ca
+            .compose(&cb)
+            .unwrap_or_else(|e| panic!("{ca} o {cb}: {e}"));
         let got = r.bind(s, &v).unwrap();
-        assert_eq!(values(&got), values(&want), "{a} o {b} at {v:?}: {got} vs {want}");
+        assert_eq!(
+            values(&got),
+            values(&want),
+            "{a} o {b} at {v:?}: {got} vs {want}"
+        );
     }
     r.show(s).to_string()
 }
@@ -142,8 +155,16 @@ fn text(shape: &[i64], stride: &[i64], spot: Option<(usize, bool)>) -> String {
         Some((at, st)) if at == k && st == is_stride => "N".to_string(),
         _ => v.to_string(),
     };
-    let s: Vec<String> = shape.iter().enumerate().map(|(k, &v)| leaf(k, v, false)).collect();
-    let d: Vec<String> = stride.iter().enumerate().map(|(k, &v)| leaf(k, v, true)).collect();
+    let s: Vec<String> = shape
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| leaf(k, v, false))
+        .collect();
+    let d: Vec<String> = stride
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| leaf(k, v, true))
+        .collect();
     format!("({}):({})", s.join(","), d.join(","))
 }
 
@@ -154,7 +175,14 @@ fn text(shape: &[i64], stride: &[i64], spot: Option<(usize, bool)>) -> String {
 fn negative_census(cases: usize) -> (usize, usize) {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let flat = |rank, lo| prop::collection::vec((1i64..=6, lo..=12i64), 1..=rank);
-    let strat = (flat(3, 0), flat(2, -12), any::<bool>(), 0usize..3, any::<bool>(), 0i64..3);
+    let strat = (
+        flat(3, 0),
+        flat(2, -12),
+        any::<bool>(),
+        0usize..3,
+        any::<bool>(),
+        0i64..3,
+    );
     let (mut answered, mut refused) = (0, 0);
     for _ in 0..cases {
         let (a, b, in_a, leaf, is_stride, above) = strat.new_tree(&mut runner).unwrap().current();
@@ -185,7 +213,10 @@ fn negative_census(cases: usize) -> (usize, usize) {
                 for n in (v..=v + above * v).step_by(v as usize) {
                     let (ca, cb) = (a.bind(&s, &[n]).unwrap(), b.bind(&s, &[n]).unwrap());
                     let want = ca.compose(&cb).unwrap_or_else(|e| {
-                        panic!("{ta} o {tb} answered {} but N={n} has none: {e}", r.show(&s))
+                        panic!(
+                            "{ta} o {tb} answered {} but N={n} has none: {e}",
+                            r.show(&s)
+                        )
                     });
                     let got = r.bind(&s, &[n]).unwrap();
                     assert_eq!(values(&got), values(&want), "{ta} o {tb} at N={n}");

@@ -74,8 +74,10 @@ pub(crate) fn coalesce_leaves(
     shape: &[Poly],
     stride: &[Poly],
 ) -> Result<(Vec<Poly>, Vec<Poly>)> {
-    let (mut out_s, mut out_d): (Vec<Poly>, Vec<Poly>) =
-        (Vec::with_capacity(shape.len()), Vec::with_capacity(shape.len()));
+    let (mut out_s, mut out_d): (Vec<Poly>, Vec<Poly>) = (
+        Vec::with_capacity(shape.len()),
+        Vec::with_capacity(shape.len()),
+    );
     for (s, d) in shape.iter().zip(stride) {
         if is_one(syms, s) {
             continue;

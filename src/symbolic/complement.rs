@@ -88,7 +88,8 @@ impl SymLayout {
         needs.require(Fact::ge(&last, &Poly::constant(1))?)?;
         gaps.push((last, covered));
         needs.finish("the complement's structure")?;
-        let (mut shape, mut stride): (SmallVec<[Poly; 8]>, SmallVec<[Poly; 8]>) = Default::default();
+        let (mut shape, mut stride): (SmallVec<[Poly; 8]>, SmallVec<[Poly; 8]>) =
+            Default::default();
         for (e, d) in gaps.into_iter().rev() {
             shape.push(e);
             stride.push(d);

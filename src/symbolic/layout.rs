@@ -147,7 +147,12 @@ impl SymLayout {
     /// ```
     pub fn to_layout(&self) -> Option<Layout> {
         // Checked first: a symbolic leaf anywhere costs no allocation.
-        if !self.shape.iter().chain(&self.stride).all(|p| p.as_const().is_some()) {
+        if !self
+            .shape
+            .iter()
+            .chain(&self.stride)
+            .all(|p| p.as_const().is_some())
+        {
             return None;
         }
         let shape = self
@@ -311,7 +316,10 @@ impl SymLayout {
                 return false;
             };
             let reach = (shi - 1).checked_mul(dabs);
-            match (size.checked_mul(shi), reach.and_then(|r| span.checked_add(r))) {
+            match (
+                size.checked_mul(shi),
+                reach.and_then(|r| span.checked_add(r)),
+            ) {
                 (Some(a), Some(b)) if slo >= 1 => (size, span) = (a, b),
                 _ => return false,
             }

@@ -364,10 +364,7 @@ impl Symbols {
         }
         let p = self.fix_cow(p);
         let iv = self.interval(&p);
-        truth(
-            iv.lo.is_some_and(|l| l >= 0),
-            iv.hi.is_some_and(|h| h < 0),
-        )
+        truth(iv.lo.is_some_and(|l| l >= 0), iv.hi.is_some_and(|h| h < 0))
     }
 
     /// The direct interval of `p` (no fixed symbols substituted), each end
@@ -425,7 +422,11 @@ impl Symbols {
                 }
                 _ => {
                     let iv = self.mono_iv(m);
-                    let (a, b) = if c > 0 { (iv.lo, iv.hi) } else { (iv.hi, iv.lo) };
+                    let (a, b) = if c > 0 {
+                        (iv.lo, iv.hi)
+                    } else {
+                        (iv.hi, iv.lo)
+                    };
                     (
                         a.and_then(|t| t.checked_mul(c)),
                         b.and_then(|t| t.checked_mul(c)),
