@@ -215,7 +215,7 @@ impl Fact {
 /// case of a bound).
 fn diff(a: &Poly, b: &Poly, k: i64) -> Result<Poly> {
     match b.as_const() {
-        Some(c) => a.add_const(k.checked_sub(c).ok_or_else(|| Error::Overflow {
+        Some(c) => a.add_const(k.checked_sub(c).ok_or(Error::Overflow {
             what: "polynomial coefficient",
         })?),
         None => a.sub(b)?.add_const(k),
