@@ -214,10 +214,11 @@ impl Fact {
 /// `a − b + k`, with one pass over `a` when `b` is a constant (the common
 /// case of a bound).
 fn diff(a: &Poly, b: &Poly, k: i64) -> Result<Poly> {
-    match b.as_const() {
-        Some(c) => a.add_const(k.checked_sub(c).ok_or(Error::Overflow {
+    match b.as_const().map(|c| k.checked_sub(c)) {
+        Some(Some(shift)) => a.add_const(shift),
+        Some(None) => Err(Error::Overflow {
             what: "polynomial coefficient",
-        })?),
+        }),
         None => a.sub(b)?.add_const(k),
     }
 }
