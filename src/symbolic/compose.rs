@@ -16,7 +16,15 @@
 //! integer coefficients (`4*K / 4 = K`); `N / 4` under `N % 4 == 0` is not
 //! written, and the refusal says so.
 //!
-//! Cost: O(leaves(A)·leaves(B)) polynomial operations and prover calls.
+//! Two shortcuts, each exact: an A with no finite leaf is `x ↦ head·x` on
+//! ℤ, so R is B with its strides times the head's, whatever their sign; a
+//! leaf of B with a negative stride β is answered when the product `P` of
+//! A's finite leaves divides β (it then lies in the head: `b : head·β/P`,
+//! no carry), and refused by rule otherwise (`docs/symbolic.md` §4).
+//! R is assembled in place while B's leaves are walked.
+//!
+//! Cost: O(leaves(A)·leaves(B)) polynomial operations and prover calls;
+//! O(leaves(B)) for a linear A.
 
 use super::coalesce::{coalesce_leaves, is_one};
 use super::complement::exact;
@@ -129,13 +137,13 @@ impl SymLayout {
         let mut needs = Needs::new(syms, "compose");
         let mut spans: SmallVec<[Span<'_>; 8]> = SmallVec::new();
         let mut out = Assembly::with_capacity(b);
-        let mut leaves = b.shape_leaves().iter().zip(b.stride_leaves()).peekable();
+        let mut leaves = b.shape_leaves().iter().zip(b.stride_leaves());
         for &t in b.profile().toks() {
-            match (t, leaves.next_if(|_| t == Tok::Leaf)) {
-                (Tok::Leaf, Some((bk, beta))) => {
-                    out.push(leaf(&radix, bk, beta, &mut needs, &mut spans)?)
-                }
-                _ => out.toks.push(t),
+            // The profile has one `Leaf` token per leaf, in order.
+            if t != Tok::Leaf {
+                out.toks.push(t);
+            } else if let Some((bk, beta)) = leaves.next() {
+                out.push(leaf(&radix, bk, beta, &mut needs, &mut spans)?);
             }
         }
         carries(&radix, &spans, &mut needs)?;
