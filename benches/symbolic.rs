@@ -1,7 +1,8 @@
 //! Symbolic extents against their concrete counterparts: the same
 //! operation on a layout with symbols and on one binding of it (the
 //! concrete path is exact and the reference). Compose: a 128 x 32 tile of a
-//! row-major `(M,K)` matrix, a tile of a KV cache `(B,L,8,16)`; coalesce:
+//! row-major `(M,K)` matrix, a tile of a KV cache `(B,L,8,16)`, a flipped
+//! row index of a transposed tile (B with a negative stride); coalesce:
 //! `(N,(4,8)):(32,(8,1))`; complement and logical divide: a tile grid; the
 //! merge of two flat views (tinygrad's `test_variable_divmod` pair, a masked
 //! KV cache, a padded window). Each
@@ -62,6 +63,18 @@ fn kv() -> Case {
     )
 }
 
+fn flip() -> Case {
+    case(&[("N", 1 << 20)], "(N,8):(1,N)", "(N,8):(-8,1)", &[1000])
+}
+
+fn pick(which: &str) -> Case {
+    match which {
+        "gemm" => gemm(),
+        "kv" => kv(),
+        _ => flip(),
+    }
+}
+
 fn concrete(c: &Case) -> (Layout, Layout) {
     (
         c.a.bind(&c.syms, &c.values).unwrap(),
@@ -77,16 +90,16 @@ fn checked_compose(c: &Case) {
     assert!((0..want.size()).all(|i| got.eval(i).unwrap() == want.eval(i).unwrap()));
 }
 
-#[divan::bench(args = ["gemm", "kv"])]
+#[divan::bench(args = ["gemm", "kv", "flip"])]
 fn compose_symbolic(bencher: Bencher, which: &str) {
-    let c = if which == "gemm" { gemm() } else { kv() };
+    let c = pick(which);
     checked_compose(&c);
     bencher.bench_local(|| black_box(&c.a).compose(black_box(&c.b), &c.syms).unwrap());
 }
 
-#[divan::bench(args = ["gemm", "kv"])]
+#[divan::bench(args = ["gemm", "kv", "flip"])]
 fn compose_concrete(bencher: Bencher, which: &str) {
-    let c = if which == "gemm" { gemm() } else { kv() };
+    let c = pick(which);
     let (a, b) = concrete(&c);
     bencher.bench_local(|| black_box(&a).compose(black_box(&b)).unwrap());
 }

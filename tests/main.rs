@@ -23,6 +23,7 @@ mod stream_props;
 mod swizzle_props;
 mod symbolic;
 mod symbolic_flat;
+mod symbolic_negative;
 mod symbolic_tiles;
 mod view_cases;
 mod view_props;

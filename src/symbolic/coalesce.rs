@@ -45,7 +45,12 @@ pub(crate) fn is_one(syms: &Symbols, p: &Poly) -> bool {
     if let Some(c) = p.as_const() {
         return c == 1;
     }
-    syms.prove(&Fact::Zero(p.sub(&Poly::constant(1)).unwrap_or_default())) == Truth::Proved
+    // Without fixed symbols the prover proves `p = 1` only when `p − 1` is
+    // the zero polynomial, i.e. `p` is the constant 1 (handled above).
+    if !syms.has_fixed() {
+        return false;
+    }
+    syms.prove(&Fact::Zero(p.add_const(-1).unwrap_or_default())) == Truth::Proved
 }
 
 /// `true` when `a = b` is proved.
@@ -56,6 +61,10 @@ pub(crate) fn proved_eq(syms: &Symbols, a: &Poly, b: &Poly) -> Result<bool> {
     if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
         return Ok(x == y);
     }
+    if !syms.has_fixed() {
+        // The prover proves `a − b = 0` only for the zero polynomial.
+        return Ok(false);
+    }
     Ok(syms.prove(&Fact::eq(a, b)?) == Truth::Proved)
 }
 
@@ -65,7 +74,10 @@ pub(crate) fn coalesce_leaves(
     shape: &[Poly],
     stride: &[Poly],
 ) -> Result<(Vec<Poly>, Vec<Poly>)> {
-    let (mut out_s, mut out_d): (Vec<Poly>, Vec<Poly>) = (Vec::new(), Vec::new());
+    let (mut out_s, mut out_d): (Vec<Poly>, Vec<Poly>) = (
+        Vec::with_capacity(shape.len()),
+        Vec::with_capacity(shape.len()),
+    );
     for (s, d) in shape.iter().zip(stride) {
         if is_one(syms, s) {
             continue;

@@ -13,6 +13,7 @@
 //!
 //! Cost: O(n²) prover calls for the sort (n ≤ the leaves), O(n) after.
 
+use super::coalesce::coalesce_leaves;
 use super::compose::concrete;
 use super::layout::SymLayout;
 use super::need::Needs;
@@ -21,6 +22,8 @@ use super::prove::{Fact, Truth};
 use super::symbols::Symbols;
 use crate::error::Result;
 use crate::tuple::{Profile, Tok};
+
+use smallvec::SmallVec;
 
 impl SymLayout {
     /// The complement up to `cotarget` over symbols (module docs); the
@@ -41,16 +44,16 @@ impl SymLayout {
     pub fn complement(&self, cotarget: &Poly, syms: &Symbols) -> Result<SymLayout> {
         let l = &*self.fixed(syms);
         let cotarget = syms.fix(cotarget);
-        if let (Some(c), Some(m)) = (l.to_layout(), cotarget.as_const()) {
+        if let Some((m, c)) = cotarget.as_const().and_then(|m| Some((m, l.to_layout()?))) {
             return c
                 .complement(m)
                 .map(|r| SymLayout::from_layout(&r))
                 .map_err(|e| concrete("complement", e));
         }
         let mut needs = Needs::new(syms, "complement");
-        let mut leaves: Vec<(Poly, Poly)> = Vec::new(); // (|stride|, extent)
+        let mut leaves: SmallVec<[(Poly, Poly); 8]> = SmallVec::new(); // (|stride|, extent)
         for (s, d) in l.shape_leaves().iter().zip(l.stride_leaves()) {
-            if d.is_zero() || !needs.branch_nonneg(s.sub(&Poly::constant(2))?)? {
+            if d.is_zero() || !needs.branch_nonneg(s.add_const(-2)?)? {
                 continue; // extent 1 (the branch asks for the extent >= 2 when unknown)
             }
             let abs = if needs.branch_nonneg(d.clone())? {
@@ -66,7 +69,7 @@ impl SymLayout {
             }
             leaves.insert(at, (abs, s.clone()));
         }
-        let mut gaps: Vec<(Poly, Poly)> = Vec::new(); // (extent, stride), fastest first
+        let mut gaps: SmallVec<[(Poly, Poly); 8]> = SmallVec::new(); // (extent, stride), fastest first
         let mut covered = Poly::constant(1);
         for (d, s) in &leaves {
             needs.require(Fact::ge(d, &covered)?)?;
@@ -85,8 +88,13 @@ impl SymLayout {
         needs.require(Fact::ge(&last, &Poly::constant(1))?)?;
         gaps.push((last, covered));
         needs.finish("the complement's structure")?;
-        let (shape, stride): (Vec<Poly>, Vec<Poly>) = gaps.into_iter().rev().unzip();
-        let r = SymLayout::flat(shape, stride).coalesce(syms)?;
+        let (mut shape, mut stride): (SmallVec<[Poly; 8]>, SmallVec<[Poly; 8]>) =
+            Default::default();
+        for (e, d) in gaps.into_iter().rev() {
+            shape.push(e);
+            stride.push(d);
+        }
+        let r = coalesced(syms, &shape, &stride)?;
         r.validate(syms)?;
         Ok(r)
     }
@@ -131,13 +139,25 @@ impl SymLayout {
         let mut cosize = Poly::constant(1);
         for (s, d) in b.shape_leaves().iter().zip(b.stride_leaves()) {
             needs.require(Fact::ge(d, &Poly::zero())?)?;
-            cosize = cosize.add(&s.sub(&Poly::constant(1))?.mul(d)?)?;
+            cosize = cosize.add(&s.add_const(-1)?.mul(d)?)?;
         }
         needs.finish("B's strides >= 0")?;
         let target = self.size()?.mul(&cosize)?;
         let placed = self.complement(&target, syms)?.compose(b, syms)?;
         Ok(pair(&placed, self))
     }
+}
+
+/// The coalesced flat layout of the leaves (slowest first), as
+/// [`SymLayout::coalesce`] gives it (the concrete coalesce when every leaf
+/// is constant), without building the uncoalesced layout.
+fn coalesced(syms: &Symbols, shape: &[Poly], stride: &[Poly]) -> Result<SymLayout> {
+    let constant = |p: &Poly| p.as_const().is_some();
+    if shape.iter().chain(stride).all(constant) {
+        return SymLayout::flat(shape.to_vec(), stride.to_vec()).coalesce(syms);
+    }
+    let (shape, stride) = coalesce_leaves(syms, shape, stride)?;
+    Ok(SymLayout::flat(shape, stride))
 }
 
 /// `n / d` when exact in `ℤ[symbols]`, else the refusal (see `compose`).

@@ -16,7 +16,15 @@
 //! integer coefficients (`4*K / 4 = K`); `N / 4` under `N % 4 == 0` is not
 //! written, and the refusal says so.
 //!
-//! Cost: O(leaves(A)·leaves(B)) polynomial operations and prover calls.
+//! Two shortcuts, each exact: an A with no finite leaf is `x ↦ head·x` on
+//! ℤ, so R is B with its strides times the head's, whatever their sign; a
+//! leaf of B with a negative stride β is answered when the product `P` of
+//! A's finite leaves divides β (it then lies in the head: `b : head·β/P`,
+//! no carry), and refused by rule otherwise (`docs/symbolic.md` §4).
+//! R is assembled in place while B's leaves are walked.
+//!
+//! Cost: O(leaves(A)·leaves(B)) polynomial operations and prover calls;
+//! O(leaves(B)) for a linear A.
 
 use super::coalesce::{coalesce_leaves, is_one};
 use super::complement::exact;
@@ -64,7 +72,8 @@ impl Radix {
         }
         fs.reverse();
         fd.reverse();
-        let mut place = vec![Poly::constant(1)];
+        let mut place = Vec::with_capacity(fs.len() + 1);
+        place.push(Poly::constant(1));
         for a in &fs {
             let next = place[place.len() - 1].mul(a)?;
             place.push(next);
@@ -83,11 +92,11 @@ impl Radix {
 }
 
 /// Where a leaf of B lies in A: from finite leaf `start` to `end` (`len` = the head).
-struct Span {
+struct Span<'p> {
     start: usize,
     end: usize,
-    b: Poly,
-    beta: Poly,
+    b: &'p Poly,
+    beta: &'p Poly,
 }
 
 impl SymLayout {
@@ -115,22 +124,31 @@ impl SymLayout {
     /// ```
     pub fn compose(&self, b: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
         let (a, b) = (&*self.fixed(syms), &*b.fixed(syms));
-        if let (Some(a), Some(bl)) = (a.to_layout(), b.to_layout()) {
+        if let Some((a, bl)) = a.to_layout().and_then(|a| Some((a, b.to_layout()?))) {
             return a
                 .compose(&bl)
                 .map(|r| SymLayout::from_layout(&r))
                 .map_err(|e| concrete("compose", e));
         }
         let radix = Radix::of(a, syms)?;
+        if radix.len() == 0 {
+            return linear(&radix.head, b, syms);
+        }
         let mut needs = Needs::new(syms, "compose");
-        let mut parts = Vec::with_capacity(b.shape_leaves().len());
-        let mut spans = Vec::new();
-        for (bk, beta) in b.shape_leaves().iter().zip(b.stride_leaves()) {
-            parts.push(leaf(&radix, bk, beta, &mut needs, &mut spans)?);
+        let mut spans: SmallVec<[Span<'_>; 8]> = SmallVec::new();
+        let mut out = Assembly::with_capacity(b);
+        let mut leaves = b.shape_leaves().iter().zip(b.stride_leaves());
+        for &t in b.profile().toks() {
+            // The profile has one `Leaf` token per leaf, in order.
+            if t != Tok::Leaf {
+                out.toks.push(t);
+            } else if let Some((bk, beta)) = leaves.next() {
+                out.push(leaf(&radix, bk, beta, &mut needs, &mut spans)?);
+            }
         }
         carries(&radix, &spans, &mut needs)?;
         needs.finish("the composition's structure")?;
-        let r = assemble(b.profile(), parts);
+        let r = SymLayout::from_parts(Profile::from_vec(out.toks), out.shape, out.stride);
         // R's extents are B's split by exact quotients (each ≥ 1 by the
         // walk's conditions); its size (B's, which a pair built by a
         // divide has not had checked) and its span are.
@@ -161,6 +179,28 @@ impl SymLayout {
     }
 }
 
+/// `A ∘ B` when A coalesces into its head alone: A is `x ↦ head·x` on all
+/// of ℤ, so every leaf `b:β` of B, whatever the sign of β, becomes
+/// `b : head·β` (`1:0` for an extent proved 1, as the concrete algebra
+/// writes it), with no structural decision and no carry. Only R's validity
+/// (its span within `i64`) is checked. O(leaves(B)).
+fn linear(head: &Poly, b: &SymLayout, syms: &Symbols) -> Result<SymLayout> {
+    let n = b.shape_leaves().len();
+    let (mut shape, mut stride) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for (e, beta) in b.shape_leaves().iter().zip(b.stride_leaves()) {
+        if is_one(syms, e) {
+            shape.push(Poly::constant(1));
+            stride.push(Poly::zero());
+        } else {
+            shape.push(e.clone());
+            stride.push(head.mul(beta)?);
+        }
+    }
+    let r = SymLayout::from_parts(b.profile().clone(), shape, stride);
+    r.validate_parts(syms, false)?;
+    Ok(r)
+}
+
 /// A refusal of the concrete algebra (on leaves that are all constant, or
 /// fixed by the assumptions) as a refusal no added fact helps; an undecided
 /// answer ([`Error::BudgetExceeded`](crate::Error::BudgetExceeded)) stays undecided.
@@ -176,12 +216,12 @@ pub(crate) fn concrete(op: &'static str, e: crate::Error) -> crate::Error {
 }
 
 /// The sub-leaves (slowest first) replacing B's leaf `b:β`.
-fn leaf(
+fn leaf<'p>(
     radix: &Radix,
-    b: &Poly,
-    beta: &Poly,
+    b: &'p Poly,
+    beta: &'p Poly,
     needs: &mut Needs<'_>,
-    spans: &mut Vec<Span>,
+    spans: &mut SmallVec<[Span<'p>; 8]>,
 ) -> Result<Sub> {
     let syms = needs.syms;
     if is_one(syms, b) {
@@ -191,10 +231,7 @@ fn leaf(
         return Ok(smallvec![(b.clone(), Poly::zero())]);
     }
     if !needs.branch_nonneg(beta.clone())? {
-        return Err(needs.refuse(format!(
-            "B's stride {} is negative, which composition over symbols does not handle",
-            syms.show(beta)
-        )));
+        return reflected(radix, b, beta, needs);
     }
     let n = radix.len();
     let mut j = 0;
@@ -206,17 +243,17 @@ fn leaf(
         spans.push(Span {
             start: n,
             end: n,
-            b: b.clone(),
-            beta: beta.clone(),
+            b,
+            beta,
         });
         return Ok(smallvec![(b.clone(), radix.head.mul(&r)?)]);
     }
-    let top = b.sub(&Poly::constant(1))?.mul(beta)?;
+    let top = b.add_const(-1)?.mul(beta)?;
     let fits = syms.prove(&Fact::lt(&top, &radix.place[j + 1])?);
     if fits != Truth::Proved {
         // The walk's own conditions suffice where they hold, whether the
         // leaf fits in digit j or not: when they are proved, no need.
-        let (mut trial, mut span) = (Needs::new(syms, "compose"), Vec::new());
+        let (mut trial, mut span) = (Needs::new(syms, "compose"), SmallVec::new());
         if let Ok(out) = walk(radix, j, b, beta, &r, &mut trial, &mut span) {
             if trial.is_clean() {
                 spans.append(&mut span);
@@ -230,23 +267,54 @@ fn leaf(
         spans.push(Span {
             start: j,
             end: j,
-            b: b.clone(),
-            beta: beta.clone(),
+            b,
+            beta,
         });
         return Ok(smallvec![(b.clone(), radix.alpha[j].mul(&r)?)]);
     }
     walk(radix, j, b, beta, &r, needs, spans)
 }
 
+/// A leaf `b:β` with `β < 0`. When `P = P_n` (the product of A's finite
+/// leaves) divides β, every `t·β` is a multiple of P: its digits in A's
+/// finite leaves are 0 and its head digit is `t·β/P` (A is read on ℤ, so a
+/// negative head digit is fine), hence `A(t·β) = t·head·(β/P)` and the leaf
+/// is `b : head·(β/P)`. Its residue at every boundary is 0, so it adds
+/// nothing to the carry bound (no span). This is exactly the concrete
+/// reflection's structural case (`docs/algebra.md` §4: `P | (b−1)·|β|`
+/// with the walk of `|β|` reaching the head forces `P | β`). Otherwise the
+/// refusal names the rule: no added fact gives a polynomial quotient.
+fn reflected(radix: &Radix, b: &Poly, beta: &Poly, needs: &mut Needs<'_>) -> Result<Sub> {
+    let p = &radix.place[radix.len()];
+    if let Some(r) = beta.div_exact(p) {
+        return Ok(smallvec![(b.clone(), radix.head.mul(&r)?)]);
+    }
+    let syms = needs.syms;
+    let fact = Fact::divides(p, &beta.neg()?);
+    let truth = match syms.prove(&fact) {
+        Truth::Refuted => "is false for every allowed value",
+        Truth::Proved => "holds, but the quotient is not a polynomial with integer coefficients",
+        Truth::Unknown => "is not proved (nor is the quotient a polynomial)",
+    };
+    Err(needs.refuse(format!(
+        "B's stride {} is negative: composition over symbols answers it when it \
+         lies in A's first leaf, i.e. when {} (the product of A's other leaves) \
+         divides it; {} {truth}",
+        syms.show(beta),
+        syms.show(p),
+        fact.show(syms)
+    )))
+}
+
 /// Case (b): the leaf starts in digit `j` and walks on through A's leaves.
-fn walk(
+fn walk<'p>(
     radix: &Radix,
     j: usize,
-    b: &Poly,
-    beta: &Poly,
+    b: &'p Poly,
+    beta: &'p Poly,
     r: &Poly,
     needs: &mut Needs<'_>,
-    spans: &mut Vec<Span>,
+    spans: &mut SmallVec<[Span<'p>; 8]>,
 ) -> Result<Sub> {
     let (syms, n) = (needs.syms, radix.len());
     let e0 = exact(&radix.place[j + 1], beta, needs)?;
@@ -269,8 +337,8 @@ fn walk(
     spans.push(Span {
         start: j,
         end: m,
-        b: b.clone(),
-        beta: beta.clone(),
+        b,
+        beta,
     });
     out.retain(|(e, _)| !is_one(syms, e));
     if out.is_empty() {
@@ -282,16 +350,16 @@ fn walk(
 
 /// At every boundary `p = Pᵢ₊₁`, the largest residues of B's leaves add up
 /// to less than `p`.
-fn carries(radix: &Radix, spans: &[Span], needs: &mut Needs<'_>) -> Result<()> {
+fn carries(radix: &Radix, spans: &[Span<'_>], needs: &mut Needs<'_>) -> Result<()> {
     for i in 0..radix.len() {
         let p = &radix.place[i + 1];
         let mut sum = Poly::zero();
         let mut count = 0;
         for s in spans.iter().filter(|s| s.start <= i) {
             let top = if i >= s.end {
-                s.b.sub(&Poly::constant(1))?.mul(&s.beta)?
+                s.b.add_const(-1)?.mul(s.beta)?
             } else {
-                p.sub(&s.beta)?
+                p.sub(s.beta)?
             };
             sum = sum.add(&top)?;
             count += 1;
@@ -303,30 +371,36 @@ fn carries(radix: &Radix, spans: &[Span], needs: &mut Needs<'_>) -> Result<()> {
     Ok(())
 }
 
-/// R: B's profile with each leaf replaced by its sub-leaves (a nested tuple
-/// when there are several).
-fn assemble(profile: &Profile, parts: Vec<Sub>) -> SymLayout {
-    let mut toks = Vec::new();
-    let (mut shape, mut stride) = (Vec::new(), Vec::new());
-    let mut parts = parts.into_iter();
-    for &t in profile.toks() {
-        if t != Tok::Leaf {
-            toks.push(t);
-            continue;
-        }
-        let sub = parts.next().unwrap_or_default();
-        let nested = sub.len() > 1;
-        if nested {
-            toks.push(Tok::Open);
-        }
-        for (e, d) in sub.into_iter() {
-            toks.push(Tok::Leaf);
-            shape.push(e);
-            stride.push(d);
-        }
-        if nested {
-            toks.push(Tok::Close);
+/// R, assembled in place while B's leaves are walked: B's profile with each
+/// leaf replaced by its sub-leaves (a nested tuple when there are several).
+struct Assembly {
+    toks: SmallVec<[Tok; 24]>,
+    shape: Vec<Poly>,
+    stride: Vec<Poly>,
+}
+
+impl Assembly {
+    fn with_capacity(b: &SymLayout) -> Assembly {
+        let n = b.shape_leaves().len();
+        Assembly {
+            toks: SmallVec::with_capacity(b.profile().toks().len() + 2 * n),
+            shape: Vec::with_capacity(2 * n),
+            stride: Vec::with_capacity(2 * n),
         }
     }
-    SymLayout::from_parts(Profile::from_toks(&toks), shape, stride)
+
+    fn push(&mut self, sub: Sub) {
+        let nested = sub.len() > 1;
+        if nested {
+            self.toks.push(Tok::Open);
+        }
+        for (e, d) in sub {
+            self.toks.push(Tok::Leaf);
+            self.shape.push(e);
+            self.stride.push(d);
+        }
+        if nested {
+            self.toks.push(Tok::Close);
+        }
+    }
 }

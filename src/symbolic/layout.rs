@@ -146,6 +146,15 @@ impl SymLayout {
     /// assert_eq!(l.to_layout(), None);
     /// ```
     pub fn to_layout(&self) -> Option<Layout> {
+        // Checked first: a symbolic leaf anywhere costs no allocation.
+        if !self
+            .shape
+            .iter()
+            .chain(&self.stride)
+            .all(|p| p.as_const().is_some())
+        {
+            return None;
+        }
         let shape = self
             .shape
             .iter()
@@ -263,13 +272,16 @@ impl SymLayout {
         for p in self.shape.iter().chain(&self.stride) {
             syms.check(p)?;
         }
+        if self.valid_by_intervals(syms) {
+            return Ok(());
+        }
         let mut needs = Needs::new(syms, "layout");
         let mut span = Poly::zero();
         for (s, d) in self.shape.iter().zip(&self.stride) {
             if extents {
                 needs.require(Fact::ge(s, &Poly::constant(1))?)?;
             }
-            let reach = s.sub(&Poly::constant(1))?.mul(d)?;
+            let reach = s.add_const(-1)?.mul(d)?;
             let nonneg = needs.branch_nonneg(d.clone())?;
             span = if nonneg {
                 span.add(&reach)?
@@ -280,6 +292,39 @@ impl SymLayout {
         needs.require(Fact::at_most(&self.size()?, i64::MAX))?;
         needs.require(Fact::at_most(&span, i64::MAX))?;
         needs.finish("a valid layout (extents >= 1, size and span within i64)")
+    }
+
+    /// A sufficient check of [`SymLayout::validate`] by intervals alone,
+    /// building no polynomial: every extent's lower end `≥ 1`, every
+    /// stride's sign decided, and the upper ends of the size (`Π max s`)
+    /// and of the span (`Σ (max s − 1)·max |d|`) within `i64`. `false`
+    /// means "not shown this way" (the full check then runs). O(leaves·t).
+    fn valid_by_intervals(&self, syms: &Symbols) -> bool {
+        // Both sums only grow, so `i64` arithmetic suffices: an overflow
+        // means the bound is past `i64::MAX` already.
+        let (mut size, mut span) = (1i64, 0i64);
+        for (s, d) in self.shape.iter().zip(&self.stride) {
+            let (Some(slo), Some(shi)) = syms.bounds(s) else {
+                return false;
+            };
+            let dabs = match syms.bounds(d) {
+                (Some(l), Some(h)) if l >= 0 => h,
+                (Some(l), Some(h)) if h < 0 => -l,
+                _ => return false,
+            };
+            let (Ok(shi), Ok(dabs)) = (i64::try_from(shi), i64::try_from(dabs)) else {
+                return false;
+            };
+            let reach = (shi - 1).checked_mul(dabs);
+            match (
+                size.checked_mul(shi),
+                reach.and_then(|r| span.checked_add(r)),
+            ) {
+                (Some(a), Some(b)) if slo >= 1 => (size, span) = (a, b),
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// The concrete layout at a binding (`values[id]` for each symbol).

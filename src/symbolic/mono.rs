@@ -72,6 +72,18 @@ impl Mono {
         (0..self.degree()).map(move |k| ((self.0 >> (56 - 8 * k)) & 0xff) as u8 - 1)
     }
 
+    /// The first (smallest) factor's symbol id; meaningful when the
+    /// degree is at least 1. O(1).
+    ///
+    /// ```
+    /// use hlayout::symbolic::Mono;
+    /// assert_eq!(Mono::symbol(3).product(Mono::symbol(1)).unwrap().first_factor(), 1);
+    /// ```
+    #[inline]
+    pub fn first_factor(self) -> u8 {
+        ((self.0 >> 56) as u8).wrapping_sub(1)
+    }
+
     /// The product, or `None` past [`MAX_DEGREE`] factors. O(8).
     ///
     /// ```

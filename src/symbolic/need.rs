@@ -63,20 +63,16 @@ impl<'a> Needs<'a> {
     /// `p ≥ 0`: proved, refuted, or (unknown) the side true at the probe
     /// binding, recorded as a need.
     pub(crate) fn branch_nonneg(&mut self, p: Poly) -> Result<bool> {
-        let fact = Fact::NonNeg(p);
-        match self.syms.prove(&fact) {
+        match self.syms.prove_nonneg(&p) {
             Truth::Proved => Ok(true),
             Truth::Refuted => Ok(false),
             Truth::Unknown => {
                 let probe = self.probe.get_or_insert_with(|| self.syms.probe());
-                let Fact::NonNeg(p) = &fact else {
-                    unreachable!("built above")
-                };
                 let holds = p.eval(probe).is_none_or(|v| v >= 0);
                 let need = if holds {
-                    fact
+                    Fact::NonNeg(p)
                 } else {
-                    Fact::NonNeg(p.neg()?.sub(&Poly::constant(1))?)
+                    Fact::NonNeg(p.neg()?.add_const(-1)?)
                 };
                 self.require(need)?;
                 Ok(holds)
@@ -86,7 +82,7 @@ impl<'a> Needs<'a> {
 
     /// `a < b` as a branch.
     pub(crate) fn branch_lt(&mut self, a: &Poly, b: &Poly) -> Result<bool> {
-        self.branch_nonneg(b.sub(a)?.sub(&Poly::constant(1))?)
+        self.branch_nonneg(b.sub(a)?.add_const(-1)?)
     }
 
     /// `true` when nothing was asked for (yet).

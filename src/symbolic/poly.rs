@@ -30,9 +30,18 @@ pub type Term = (Mono, i64);
 /// assert_eq!(p.sub(&p).unwrap(), Poly::zero());
 /// assert_eq!(Poly::constant(7).as_const(), Some(7));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, PartialEq, Eq, Hash, Default)]
 pub struct Poly {
     terms: SmallVec<[Term; 2]>,
+}
+
+impl Clone for Poly {
+    /// A copy of the terms (`Copy` values: one block copy, no per-term clone).
+    fn clone(&self) -> Poly {
+        Poly {
+            terms: SmallVec::from_slice(&self.terms),
+        }
+    }
 }
 
 fn ovf() -> Error {
@@ -153,34 +162,61 @@ impl Poly {
     /// assert_eq!(n.add(&n.neg().unwrap()).unwrap(), Poly::zero());
     /// ```
     pub fn add(&self, other: &Poly) -> Result<Poly> {
+        self.merge(other, 1)
+    }
+
+    /// `self + sign·other` (`sign` is `1` or `-1`) in one merge of the two
+    /// sorted term lists, without forming `sign·other`. O(t₁ + t₂).
+    fn merge(&self, other: &Poly, sign: i64) -> Result<Poly> {
         let (a, b) = (&self.terms, &other.terms);
+        if b.is_empty() {
+            return Ok(self.clone());
+        }
         let mut out: SmallVec<[Term; 2]> = SmallVec::with_capacity(a.len() + b.len());
         let (mut i, mut j) = (0, 0);
-        while i < a.len() || j < b.len() {
-            let next = match (a.get(i), b.get(j)) {
-                (Some(x), Some(y)) if x.0 == y.0 => {
-                    (i, j) = (i + 1, j + 1);
-                    (x.0, x.1.checked_add(y.1).ok_or_else(ovf)?)
+        while i < a.len() && j < b.len() {
+            let (x, y) = (a[i], b[j]);
+            if x.0 == y.0 {
+                (i, j) = (i + 1, j + 1);
+                let c = y.1.checked_mul(sign).and_then(|c| x.1.checked_add(c));
+                let c = c.ok_or_else(ovf)?;
+                if c != 0 {
+                    out.push((x.0, c));
                 }
-                (Some(x), Some(y)) if x.0 > y.0 => {
-                    i += 1;
-                    *x
-                }
-                (Some(x), None) => {
-                    i += 1;
-                    *x
-                }
-                (_, Some(y)) => {
-                    j += 1;
-                    *y
-                }
-                (None, None) => unreachable!("loop condition"),
-            };
-            if next.1 != 0 {
-                out.push(next);
+            } else if x.0 > y.0 {
+                i += 1;
+                out.push(x);
+            } else {
+                j += 1;
+                out.push((y.0, y.1.checked_mul(sign).ok_or_else(ovf)?));
             }
         }
+        out.extend_from_slice(&a[i..]);
+        for &(m, c) in &b[j..] {
+            out.push((m, c.checked_mul(sign).ok_or_else(ovf)?));
+        }
         Ok(Poly { terms: out })
+    }
+
+    /// `self + k` for a constant `k`, without building the constant. O(t).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`].
+    pub(crate) fn add_const(&self, k: i64) -> Result<Poly> {
+        if k == 0 {
+            return Ok(self.clone());
+        }
+        let mut terms: SmallVec<[Term; 2]> = SmallVec::from_slice(&self.terms);
+        match terms.last_mut() {
+            Some((m, c)) if *m == Mono::ONE => {
+                *c = c.checked_add(k).ok_or_else(ovf)?;
+                if *c == 0 {
+                    terms.pop();
+                }
+            }
+            _ => terms.push((Mono::ONE, k)),
+        }
+        Ok(Poly { terms })
     }
 
     /// The negation.
@@ -205,7 +241,7 @@ impl Poly {
     /// assert_eq!(Poly::constant(3).sub(&Poly::constant(5)).unwrap().as_const(), Some(-2));
     /// ```
     pub fn sub(&self, other: &Poly) -> Result<Poly> {
-        self.add(&other.neg()?)
+        self.merge(other, -1)
     }
 
     /// Every coefficient times `k`. O(t).
@@ -220,11 +256,13 @@ impl Poly {
         if k == 0 {
             return Ok(Poly::zero());
         }
-        let mut terms = SmallVec::with_capacity(self.terms.len());
-        for &(m, c) in &self.terms {
-            terms.push((m, c.checked_mul(k).ok_or_else(ovf)?));
+        let mut out = self.clone();
+        if k != 1 {
+            for t in &mut out.terms {
+                t.1 = t.1.checked_mul(k).ok_or_else(ovf)?;
+            }
         }
-        Ok(Poly { terms })
+        Ok(out)
     }
 
     /// The product. O(t₁·t₂·log(t₁·t₂)).
@@ -250,7 +288,7 @@ impl Poly {
         let mut all: Vec<Term> = Vec::with_capacity(self.terms.len() * other.terms.len());
         for &(ma, ca) in &self.terms {
             for &(mb, cb) in &other.terms {
-                let m = ma.product(mb).ok_or(Error::LimitExceeded {
+                let m = ma.product(mb).ok_or_else(|| Error::LimitExceeded {
                     limit: "max_degree",
                     value: (ma.degree() + mb.degree()) as u64,
                     max: super::mono::MAX_DEGREE as u64,
@@ -320,14 +358,17 @@ impl Poly {
     pub fn div_exact(&self, d: &Poly) -> Option<Poly> {
         let &(dm, dc) = d.terms.first()?;
         if let Some(k) = d.as_const() {
-            let mut terms = SmallVec::with_capacity(self.terms.len());
-            for &(m, c) in &self.terms {
-                if c % k != 0 {
-                    return None;
+            let mut out = self.clone();
+            if k != 1 {
+                for t in &mut out.terms {
+                    // Checked: `i64::MIN / -1` does not fit.
+                    match (t.1.checked_rem(k), t.1.checked_div(k)) {
+                        (Some(0), Some(q)) => t.1 = q,
+                        _ => return None,
+                    }
                 }
-                terms.push((m, c / k));
             }
-            return Some(Poly { terms });
+            return Some(out);
         }
         let mut rest = self.clone();
         let mut quotient: Vec<Term> = Vec::new();
@@ -339,12 +380,13 @@ impl Poly {
                 return (q.mul(d).ok()? == *self).then_some(q);
             };
             let qm = m.quotient(dm)?;
-            if c % dc != 0 {
-                return None;
-            }
-            let t = Poly::term(qm, c / dc);
+            let q = match (c.checked_rem(dc), c.checked_div(dc)) {
+                (Some(0), Some(q)) => q,
+                _ => return None,
+            };
+            let t = Poly::term(qm, q);
             rest = rest.sub(&t.mul(d).ok()?).ok()?;
-            quotient.push((qm, c / dc));
+            quotient.push((qm, q));
         }
         None
     }

@@ -97,7 +97,7 @@ impl Fact {
     /// assert_eq!(hlayout::symbolic::Symbols::new().prove(&f), hlayout::symbolic::Truth::Proved);
     /// ```
     pub fn ge(a: &Poly, b: &Poly) -> Result<Fact> {
-        Ok(Fact::NonNeg(a.sub(b)?))
+        Ok(Fact::NonNeg(diff(a, b, 0)?))
     }
 
     /// `a ≤ b`.
@@ -121,7 +121,7 @@ impl Fact {
     /// assert!(hlayout::symbolic::Fact::lt(&3.into(), &2.into()).is_ok());
     /// ```
     pub fn lt(a: &Poly, b: &Poly) -> Result<Fact> {
-        Ok(Fact::NonNeg(b.sub(a)?.sub(&Poly::constant(1))?))
+        Ok(Fact::NonNeg(diff(b, a, -1)?))
     }
 
     /// `p ≤ bound`.
@@ -211,6 +211,18 @@ impl Fact {
     }
 }
 
+/// `a − b + k`, with one pass over `a` when `b` is a constant (the common
+/// case of a bound).
+fn diff(a: &Poly, b: &Poly, k: i64) -> Result<Poly> {
+    match b.as_const().map(|c| k.checked_sub(c)) {
+        Some(Some(shift)) => a.add_const(shift),
+        Some(None) => Err(Error::Overflow {
+            what: "polynomial coefficient",
+        }),
+        None => a.sub(b)?.add_const(k),
+    }
+}
+
 /// `lhs OP rhs` with the constant moved to the right.
 fn split(syms: &Symbols, p: &Poly, op: &str) -> String {
     let c = p.constant_term();
@@ -227,6 +239,17 @@ fn paren(syms: &Symbols, p: &Poly) -> String {
     }
 }
 
+/// The truth of a decided comparison: proved when `yes`, refuted when `no`.
+fn truth(yes: bool, no: bool) -> Truth {
+    if yes {
+        Truth::Proved
+    } else if no {
+        Truth::Refuted
+    } else {
+        Truth::Unknown
+    }
+}
+
 /// An interval; `None` is an infinite end.
 #[derive(Clone, Copy, Debug)]
 struct Iv {
@@ -237,13 +260,6 @@ struct Iv {
 const WHOLE: Iv = Iv { lo: None, hi: None };
 
 impl Iv {
-    fn point(v: i128) -> Iv {
-        Iv {
-            lo: Some(v),
-            hi: Some(v),
-        }
-    }
-
     fn mul(self, o: Iv) -> Iv {
         let (Some(a), Some(b), Some(c), Some(d)) = (self.lo, self.hi, o.lo, o.hi) else {
             return WHOLE;
@@ -268,14 +284,6 @@ impl Iv {
         Iv {
             lo: ps.iter().min().copied(),
             hi: ps.iter().max().copied(),
-        }
-    }
-
-    fn add(self, o: Iv) -> Iv {
-        let f = |a: Option<i128>, b: Option<i128>| a?.checked_add(b?);
-        Iv {
-            lo: f(self.lo, o.lo),
-            hi: f(self.hi, o.hi),
         }
     }
 
@@ -309,21 +317,14 @@ impl Symbols {
     /// ```
     pub fn prove(&self, fact: &Fact) -> Truth {
         match fact {
-            Fact::NonNeg(p) => {
-                let p = self.fix_cow(p);
-                let iv = self.interval(&p);
-                if iv.lo.is_some_and(|l| l >= 0) {
-                    Truth::Proved
-                } else if iv.hi.is_some_and(|h| h < 0) {
-                    Truth::Refuted
-                } else {
-                    Truth::Unknown
-                }
-            }
+            Fact::NonNeg(p) => self.prove_nonneg(p),
             Fact::Zero(p) => {
                 let p = self.fix_cow(p);
                 if p.is_zero() {
                     return Truth::Proved;
+                }
+                if p.as_const().is_some() {
+                    return Truth::Refuted;
                 }
                 let iv = self.interval(&p);
                 if iv.lo.is_some_and(|l| l > 0) || iv.hi.is_some_and(|h| h < 0) {
@@ -337,6 +338,9 @@ impl Symbols {
                 }
             }
             Fact::AtMost { p, bound } => {
+                if let Some(c) = p.as_const() {
+                    return truth(c <= *bound, c > *bound);
+                }
                 let b = *bound as i128;
                 let iv = self.interval_until(&self.fix_cow(p), |iv| {
                     iv.hi.is_some_and(|h| h <= b) || iv.lo.is_some_and(|l| l > b)
@@ -351,6 +355,27 @@ impl Symbols {
             }
             Fact::Divides { d, p } => self.prove_divides(d, p),
         }
+    }
+
+    /// `p ≥ 0` ([`Fact::NonNeg`]) without building the fact: a constant is
+    /// decided at once, else by the interval of `p`.
+    pub(crate) fn prove_nonneg(&self, p: &Poly) -> Truth {
+        if let Some(c) = p.as_const() {
+            return truth(c >= 0, c < 0);
+        }
+        let p = self.fix_cow(p);
+        let iv = self.interval(&p);
+        truth(iv.lo.is_some_and(|l| l >= 0), iv.hi.is_some_and(|h| h < 0))
+    }
+
+    /// The direct interval of `p` (no fixed symbols substituted), each end
+    /// `None` when unbounded. O(t·degree).
+    pub(crate) fn bounds(&self, p: &Poly) -> (Option<i128>, Option<i128>) {
+        if let Some(c) = p.as_const() {
+            return (Some(c as i128), Some(c as i128));
+        }
+        let iv = self.direct(p);
+        (iv.lo, iv.hi)
     }
 
     /// The interval of `p` (the tighter of the direct and the shifted one).
@@ -381,17 +406,60 @@ impl Symbols {
         }
     }
 
-    /// Term by term: each monomial the product of its factors' intervals.
+    /// Term by term: each monomial the product of its factors' intervals,
+    /// scaled by its coefficient. Constant and one-symbol terms (the common
+    /// ones) cost two products of `i64`s, which cannot overflow `i128`.
+    /// O(t·degree).
     fn direct(&self, p: &Poly) -> Iv {
-        let mut sum = Iv::point(0);
+        let (mut lo, mut hi) = (Some(0i128), Some(0i128));
         for &(m, c) in p.terms() {
-            let mut iv = Iv::point(c as i128);
-            for f in m.factors() {
-                iv = iv.mul(self.symbol_iv(f));
-            }
-            sum = sum.add(iv);
+            let c = c as i128;
+            let (tl, th) = match m.degree() {
+                0 => (Some(c), Some(c)),
+                1 => {
+                    let (l, h) = self.range(m.first_factor());
+                    let (l, h) = (l as i128 * c, h as i128 * c);
+                    (Some(l.min(h)), Some(l.max(h)))
+                }
+                _ => {
+                    let iv = self.mono_iv(m);
+                    let (a, b) = if c > 0 {
+                        (iv.lo, iv.hi)
+                    } else {
+                        (iv.hi, iv.lo)
+                    };
+                    (
+                        a.and_then(|t| t.checked_mul(c)),
+                        b.and_then(|t| t.checked_mul(c)),
+                    )
+                }
+            };
+            lo = lo.zip(tl).and_then(|(a, t)| a.checked_add(t));
+            hi = hi.zip(th).and_then(|(a, t)| a.checked_add(t));
         }
-        sum
+        Iv { lo, hi }
+    }
+
+    /// The interval of a monomial: the product of its factors' intervals,
+    /// the ends multiplied directly while both are non-negative.
+    fn mono_iv(&self, m: Mono) -> Iv {
+        let (mut lo, mut hi) = (Some(1i128), Some(1i128));
+        for f in m.factors() {
+            let (l, h) = self.range(f);
+            match lo {
+                Some(a) if a >= 0 && l >= 0 => {
+                    // Both non-negative: an overflowing lower end is still
+                    // >= 0 (so 0 is a sound lower end), the upper one infinite.
+                    lo = Some(a.checked_mul(l as i128).unwrap_or(0));
+                    hi = hi.and_then(|b| b.checked_mul(h as i128));
+                }
+                _ => {
+                    let iv = Iv { lo, hi }.mul(self.symbol_iv(f));
+                    (lo, hi) = (iv.lo, iv.hi);
+                }
+            }
+        }
+        Iv { lo, hi }
     }
 
     /// After `x = lowest + y`: every monomial in `y` lies in `[0, Π widths]`.
