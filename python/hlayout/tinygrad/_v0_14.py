@@ -196,6 +196,37 @@ def _gate(rngs):
     return valid
 
 
+def _share_quotients(coords, chain_valid, gate):
+    """``coords`` and ``chain_valid`` with every ``x % c`` whose quotient
+    ``x // c`` also occurs (in them or in ``gate``) written ``x - (x // c)·c``.
+
+    Each coordinate (and the validity) comes from its own hlayout kernel, and
+    each kernel writes a digit's modulo as ``t - q·c`` only when it computes
+    the quotient ``q`` itself (rule E1 of ``docs/codegen.md``), so a modulo in
+    one coordinate can sit next to its quotient in another: two divisions
+    where one does. tinygrad's ``sym`` leaves ``x - (x // c)·c`` alone.
+    Linear in the number of UOps."""
+    from tinygrad.uop.ops import Ops, UOp
+
+    roots = list(coords) + [u for u in (chain_valid, gate) if u is not None]
+    order = UOp.sink(*roots).toposort()
+    quotients = {(u.src[0], u.src[1]) for u in order
+                 if u.op is Ops.FLOORDIV and u.src[1].op is Ops.CONST
+                 and u.src[0].op is not Ops.FLOORDIV}
+    if not any(u.op is Ops.FLOORMOD and (u.src[0], u.src[1]) in quotients for u in order):
+        return coords, chain_valid
+    new = {}
+    for u in order:
+        src = tuple(new[s] for s in u.src)
+        if u.op is Ops.FLOORMOD and (u.src[0], u.src[1]) in quotients:
+            x, c = src
+            new[u] = x - (x // c) * c
+        else:
+            new[u] = u if src == u.src else u.replace(src=src)
+    coords = tuple(new[c] for c in coords)
+    return coords, (None if chain_valid is None else new[chain_valid])
+
+
 def _index_uops(in_shape, top, ops, rngs, pads):
     """The index UOps of ``in_shape`` read through ``ops`` at the top UOps.
 
@@ -216,11 +247,16 @@ def _index_uops(in_shape, top, ops, rngs, pads):
             continue
         nodes, roots = kern
         coords.append(_to_uops(nodes, roots[:1], xs, UOp, dtypes)[0])
+    chain_valid = None
     if pads:
         nodes, roots = checked
         chain_valid = _to_uops(nodes, roots[1:], xs, UOp, dtypes)[0]
-        if not (chain_valid.op.name == "CONST" and chain_valid.arg is True):
-            valid = chain_valid if valid is None else valid & chain_valid
+        if chain_valid.op.name == "CONST" and chain_valid.arg is True:
+            chain_valid = None
+    if chain_valid is not None:
+        coords, chain_valid = _share_quotients(coords, chain_valid, valid)
+    if chain_valid is not None:
+        valid = chain_valid if valid is None else valid & chain_valid
     if valid is None:
         return tuple(coords)
     return tuple(c.valid(valid) for c in coords)
