@@ -196,35 +196,64 @@ def _gate(rngs):
     return valid
 
 
+def _quotient_key(x, c):
+    """``(y, d)`` with ``x // c == y // d``: ``(y // a) // c`` is ``y // (a·c)``."""
+    from tinygrad.uop.ops import Ops
+
+    if x.op is Ops.FLOORDIV and x.src[1].op is Ops.CONST and x.src[1].arg > 0:
+        return x.src[0], x.src[1].arg * c
+    return x, c
+
+
 def _share_quotients(coords, chain_valid, gate):
     """``coords`` and ``chain_valid`` with every ``x % c`` whose quotient
-    ``x // c`` also occurs (in them or in ``gate``) written ``x - (x // c)·c``.
+    ``x // c`` also occurs (in them or in ``gate``; ``(y // a) // c`` as
+    ``y // (a·c)``, or equal to it after tinygrad's ``simplify``) written
+    ``x - q·c`` with that very quotient ``q``.
 
     Each coordinate (and the validity) comes from its own hlayout kernel, and
     each kernel writes a digit's modulo as ``t - q·c`` only when it computes
     the quotient ``q`` itself (rule E1 of ``docs/codegen.md``), so a modulo in
     one coordinate can sit next to its quotient in another: two divisions
-    where one does. tinygrad's ``sym`` leaves ``x - (x // c)·c`` alone.
-    Linear in the number of UOps."""
+    where one does. tinygrad's ``sym`` leaves ``x - q·c`` alone.
+    One ``simplify`` per modulo and per division."""
     from tinygrad.uop.ops import Ops, UOp
 
     roots = list(coords) + [u for u in (chain_valid, gate) if u is not None]
     order = UOp.sink(*roots).toposort()
-    quotients = {(u.src[0], u.src[1]) for u in order
-                 if u.op is Ops.FLOORDIV and u.src[1].op is Ops.CONST
-                 and u.src[0].op is not Ops.FLOORDIV}
-    if not any(u.op is Ops.FLOORMOD and (u.src[0], u.src[1]) in quotients for u in order):
+    divs = [u for u in order if u.op is Ops.FLOORDIV and u.src[1].op is Ops.CONST and u.src[1].arg > 0]
+    mods = [u for u in order if u.op is Ops.FLOORMOD and u.src[1].op is Ops.CONST and u.src[1].arg > 0]
+    if not divs or not mods:
         return coords, chain_valid
-    new = {}
-    for u in order:
-        src = tuple(new[s] for s in u.src)
-        if u.op is Ops.FLOORMOD and (u.src[0], u.src[1]) in quotients:
-            x, c = src
-            new[u] = x - (x // c) * c
-        else:
-            new[u] = u if src == u.src else u.replace(src=src)
-    coords = tuple(new[c] for c in coords)
-    return coords, (None if chain_valid is None else new[chain_valid])
+    known = {}
+    for q in divs:
+        known.setdefault(_quotient_key(q.src[0], q.src[1].arg), q)
+        known.setdefault(q.simplify(), q)
+    quotient = {}
+    for m in mods:
+        y, d = _quotient_key(m.src[0], m.src[1].arg)
+        q = known.get((y, d))
+        if q is None:
+            q = known.get((y // d).simplify())
+        if q is not None:
+            quotient[m] = q
+    if not quotient:
+        return coords, chain_valid
+    memo = {}
+
+    def build(u):
+        got = memo.get(u)
+        if got is None:
+            if u in quotient:
+                got = build(u.src[0]) - build(quotient[u]) * u.src[1]
+            else:
+                src = tuple(build(s) for s in u.src)
+                got = u if src == u.src else u.replace(src=src)
+            memo[u] = got
+        return got
+
+    coords = tuple(build(c) for c in coords)
+    return coords, (None if chain_valid is None else build(chain_valid))
 
 
 def _index_uops(in_shape, top, ops, rngs, pads):
