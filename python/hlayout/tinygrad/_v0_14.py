@@ -205,6 +205,53 @@ def _quotient_key(x, c):
     return x, c
 
 
+_MAX_POINTS = 1 << 12
+_PY_OPS = {"ADD": "+", "MUL": "*", "FLOORDIV": "//", "FLOORMOD": "%", "SUB": "-"}
+
+
+def _python(u, names):
+    """``u`` as a Python expression over the ``RANGE``s (named in ``names``),
+    or None when it holds anything but constants, ranges of constant extent,
+    ``+``, ``-``, ``*``, ``//`` and ``%`` (tinygrad's ``//`` and ``%`` on
+    index UOps floor, as Python's do)."""
+    from tinygrad.uop.ops import Ops
+
+    if u.op is Ops.CONST:
+        return repr(u.arg) if type(u.arg) is int else None
+    if u.op is Ops.RANGE:
+        if u.src[0].op is not Ops.CONST or type(u.src[0].arg) is not int:
+            return None
+        return names.setdefault(u, f"v{len(names)}")
+    if u.op is Ops.NEG:
+        a = _python(u.src[0], names)
+        return None if a is None else f"(-{a})"
+    sym = _PY_OPS.get(u.op.name)
+    if sym is None or len(u.src) != 2:
+        return None
+    a, b = (_python(x, names) for x in u.src)
+    return None if a is None or b is None else f"({a} {sym} {b})"
+
+
+def _equal_quotient(x, c, q):
+    """Whether ``x // c == q`` at every point of the ranges they read, checked
+    at every point (at most ``_MAX_POINTS``; False beyond, or when either is
+    not plain index arithmetic over ranges)."""
+    import itertools
+
+    names = {}
+    a, b = _python(x, names), _python(q, names)
+    if a is None or b is None or not names:
+        return False
+    points = 1
+    for r in names:
+        points *= r.src[0].arg
+        if points > _MAX_POINTS:
+            return False
+    args = ", ".join(names.values())
+    same = eval(f"lambda {args}: {a} // {c} == {b}")  # noqa: S307 (our own text)
+    return all(same(*p) for p in itertools.product(*(range(r.src[0].arg) for r in names)))
+
+
 def _share_quotients(coords, chain_valid, gate):
     """``coords`` and ``chain_valid`` with every ``x % c`` whose quotient
     ``x // c`` also occurs (in them or in ``gate``; ``(y // a) // c`` as
@@ -235,6 +282,8 @@ def _share_quotients(coords, chain_valid, gate):
         q = known.get((y, d))
         if q is None:
             q = known.get((y // d).simplify())
+        if q is None:
+            q = next((q for q in divs if _equal_quotient(m.src[0], m.src[1].arg, q)), None)
         if q is not None:
             quotient[m] = q
     if not quotient:
