@@ -418,6 +418,32 @@ def _split_at_divisors(original):
     return PatternMatcher([(UPat(Ops.RANGE, name="r") // UPat.cvar("c"), mark_range_mod)]) + original
 
 
+def _divmods(u):
+    from tinygrad.uop.ops import Ops
+
+    return sum(1 for x in u.toposort() if x.op in (Ops.FLOORDIV, Ops.FLOORMOD))
+
+
+def _no_more_divmod(original):
+    """tinygrad's ``fold_divmod_general`` (the slow division and modulo rule
+    of its symbolic simplifier), except that a rewrite with more division and
+    modulo UOps than the expression it replaces is not taken.
+
+    Its ``nest_by_factor`` and ``factor_remainder`` steps turn one division
+    into two (``(10·a + b)//4`` into ``2·a + (a + b//2)//2``): exact, but it
+    undoes hlayout's minimal index. Declining a rewrite leaves the UOp as it
+    was, so every result stays exact. Cached like the original."""
+
+    @functools.cache
+    def fold(d):
+        r = original(d)
+        if r is not None and _divmods(r) > _divmods(d):
+            return None
+        return r
+
+    return fold
+
+
 def install():
     """Replaces tinygrad's ``apply_movement_op`` (in
     ``tinygrad.schedule.indexing`` and every tinygrad module that imported
@@ -428,6 +454,7 @@ def install():
     import tinygrad.codegen as cg
     import tinygrad.schedule.indexing as ix
     import tinygrad.schedule.rangeify  # noqa: F401  (imports apply_movement_op)
+    import tinygrad.uop.divandmod as dm
 
     _ORIGINAL["apply_movement_op"] = ix.apply_movement_op
     patched = _cached(_apply_movement_op)
@@ -438,6 +465,8 @@ def install():
     _ORIGINAL["patched"] = patched
     _ORIGINAL["pm_split_ranges"] = cg.pm_split_ranges
     cg.pm_split_ranges = _split_at_divisors(cg.pm_split_ranges)
+    _ORIGINAL["fold_divmod_general"] = dm.fold_divmod_general
+    dm.fold_divmod_general = _no_more_divmod(dm.fold_divmod_general)
 
 
 def uninstall():
@@ -454,6 +483,9 @@ def uninstall():
         if getattr(m, "apply_movement_op", None) is _ORIGINAL["patched"]:
             m.apply_movement_op = _ORIGINAL["apply_movement_op"]
     cg.pm_split_ranges = _ORIGINAL["pm_split_ranges"]
+    import tinygrad.uop.divandmod as dm
+
+    dm.fold_divmod_general = _ORIGINAL["fold_divmod_general"]
     _ORIGINAL.clear()
     _CHAINS.clear()
 
