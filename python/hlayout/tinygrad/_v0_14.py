@@ -39,6 +39,8 @@ _ORIGINAL = {}
 #: tuple of index UOps returned -> (top UOps, top shape, bottom shape, hlayout ops)
 _CHAINS = {}
 _MAX_CHAINS = 1 << 16
+#: tinygrad's fold_divmod_general -> its wrapper (see _no_more_divmod)
+_FOLDS = {}
 
 
 def _ints(t):
@@ -432,7 +434,11 @@ def _no_more_divmod(original):
     Its ``nest_by_factor`` and ``factor_remainder`` steps turn one division
     into two (``(10·a + b)//4`` into ``2·a + (a + b//2)//2``): exact, but it
     undoes hlayout's minimal index. Declining a rewrite leaves the UOp as it
-    was, so every result stays exact. Cached like the original."""
+    was, so every result stays exact. Cached like the original, one wrapper
+    per original (installing again reuses it and its cache)."""
+    got = _FOLDS.get(original)
+    if got is not None:
+        return got
 
     @functools.cache
     def fold(d):
@@ -441,6 +447,7 @@ def _no_more_divmod(original):
             return None
         return r
 
+    _FOLDS[original] = fold
     return fold
 
 
