@@ -307,6 +307,31 @@ def _share_quotients(coords, chain_valid, gate):
     return coords, (None if chain_valid is None else build(chain_valid))
 
 
+def _grouped(valid):
+    """``valid`` (a conjunction) with its clauses grouped by the loop
+    variables (``RANGE``s) they read: ``(g_1 & g_2) & … & g_k``, each ``g_i``
+    the conjunction of the clauses over one set of ranges, in the order of
+    their first appearance. The same value; the form of tinygrad's own pad
+    validity, whose clauses on one range sit together, which its reduce
+    collapse (``pm_reduce_collapse``: a sum over a range of a window
+    ``[lower <= r < upper]``) needs to fold an arange. Linear in the clauses."""
+    from tinygrad.uop.ops import Ops
+
+    groups = {}
+    for clause in valid.split_uop(Ops.AND):
+        key = tuple(sorted((r.arg for r in clause.ranges), key=repr))
+        groups.setdefault(key, []).append(clause)
+    if len(groups) < 2:
+        return valid
+    out = None
+    for clauses in groups.values():
+        g = clauses[0]
+        for c in clauses[1:]:
+            g = g & c
+        out = g if out is None else out & g
+    return out
+
+
 def _index_uops(in_shape, top, ops, rngs, pads):
     """The index UOps of ``in_shape`` read through ``ops`` at the top UOps.
 
@@ -336,7 +361,7 @@ def _index_uops(in_shape, top, ops, rngs, pads):
     if chain_valid is not None:
         coords, chain_valid = _share_quotients(coords, chain_valid, valid)
     if chain_valid is not None:
-        valid = chain_valid if valid is None else valid & chain_valid
+        valid = _grouped(chain_valid if valid is None else valid & chain_valid)
     if valid is None:
         return tuple(coords)
     return tuple(c.valid(valid) for c in coords)
