@@ -39,8 +39,6 @@ _ORIGINAL = {}
 #: tuple of index UOps returned -> (top UOps, top shape, bottom shape, hlayout ops)
 _CHAINS = {}
 _MAX_CHAINS = 1 << 16
-#: tinygrad's fold_divmod_general -> its wrapper (see _no_more_divmod)
-_FOLDS = {}
 
 
 def _ints(t):
@@ -445,91 +443,6 @@ def _split_at_divisors(original):
     return PatternMatcher([(UPat(Ops.RANGE, name="r") // UPat.cvar("c"), mark_range_mod)]) + original
 
 
-def _divmods(u):
-    from tinygrad.uop.ops import Ops
-
-    return sum(1 for x in u.toposort() if x.op in (Ops.FLOORDIV, Ops.FLOORMOD))
-
-
-def _no_more_divmod(original):
-    """tinygrad's ``fold_divmod_general`` (the slow division and modulo rule
-    of its symbolic simplifier), except that a rewrite with more division and
-    modulo UOps than the expression it replaces is not taken.
-
-    Its ``nest_by_factor`` and ``factor_remainder`` steps turn one division
-    into two (``(10·a + b)//4`` into ``2·a + (a + b//2)//2``): exact, but it
-    undoes hlayout's minimal index. Declining a rewrite leaves the UOp as it
-    was, so every result stays exact. Cached like the original, one wrapper
-    per original (installing again reuses it and its cache)."""
-    got = _FOLDS.get(original)
-    if got is not None:
-        return got
-
-    @functools.cache
-    def fold(d):
-        r = original(d)
-        if r is not None and _divmods(r) > _divmods(d):
-            return None
-        return r
-
-    _FOLDS[original] = fold
-    return fold
-
-
-def _fold_rule(d):
-    """The function of tinygrad's slow division and modulo rule, once hooked
-    (:func:`_hook_fold_rule`): hlayout's :func:`_no_more_divmod` of
-    ``fold_divmod_general`` while the plug-in is installed, tinygrad's own
-    ``fold_divmod_general`` otherwise."""
-    return _fold_now(d)
-
-
-def _fold_now(d):
-    import tinygrad.uop.divandmod as dm
-
-    original = _ORIGINAL.get("fold_divmod_general")
-    if original is None:
-        return dm.fold_divmod_general(d)
-    return _no_more_divmod(original)(d)
-
-
-def _hook_fold_rule(dm):
-    """Points tinygrad's rule ``FLOORDIV/FLOORMOD -> fold_divmod_general(d)``
-    at :func:`_fold_rule`, in every ``PatternMatcher`` that holds it (their
-    patterns and their compiled entries), once per process.
-
-    A ``PatternMatcher`` copies the globals its rules name when it compiles
-    them, so replacing ``fold_divmod_general`` in its module would reach only
-    the matchers not yet compiled, and could not be undone in the others.
-    The hook stays in place after :func:`uninstall` and then calls tinygrad's
-    own function: the same results as before installing. Matchers built
-    later from these (``+``) copy the hooked patterns. One scan of the live
-    objects (``gc``) the first time."""
-    if _FOLDS.get("hooked"):
-        return
-    import gc
-
-    from tinygrad.uop.ops import PatternMatcher, upat_deferred_compile
-
-    rule = next((f for _, f in dm.div_and_mod_symbolic.patterns
-                 if "fold_divmod_general" in f.__code__.co_names), None)
-    if rule is None:
-        raise RuntimeError("tinygrad's fold_divmod_general rule was not found")
-    for pm in [o for o in gc.get_objects() if isinstance(o, PatternMatcher)]:
-        hooked = set()
-        for i, (pat, f) in enumerate(pm.patterns):
-            if f is rule:
-                pm.patterns[i] = (pat, _fold_rule)
-                hooked.add(id(pat))
-        if not hooked:
-            continue
-        for entries in pm.pdict.values():
-            for entry in entries:
-                if id(entry[0]) in hooked:
-                    entry[1] = upat_deferred_compile(entry[0], _fold_rule, entry)
-    _FOLDS["hooked"] = True
-
-
 def install():
     """Replaces tinygrad's ``apply_movement_op`` (in
     ``tinygrad.schedule.indexing`` and every tinygrad module that imported
@@ -540,7 +453,6 @@ def install():
     import tinygrad.codegen as cg
     import tinygrad.schedule.indexing as ix
     import tinygrad.schedule.rangeify  # noqa: F401  (imports apply_movement_op)
-    import tinygrad.uop.divandmod as dm
 
     _ORIGINAL["apply_movement_op"] = ix.apply_movement_op
     patched = _cached(_apply_movement_op)
@@ -551,8 +463,6 @@ def install():
     _ORIGINAL["patched"] = patched
     _ORIGINAL["pm_split_ranges"] = cg.pm_split_ranges
     cg.pm_split_ranges = _split_at_divisors(cg.pm_split_ranges)
-    _hook_fold_rule(dm)
-    _ORIGINAL["fold_divmod_general"] = dm.fold_divmod_general
 
 
 def uninstall():
