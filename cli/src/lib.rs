@@ -23,5 +23,7 @@ pub mod draw;
 pub mod expr;
 pub mod fields;
 pub mod show;
+pub mod show_tiles;
 pub mod smem;
+mod sym_tiles;
 pub mod symbolic;

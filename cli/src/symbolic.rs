@@ -12,7 +12,8 @@
 //! Over symbols the library ([`hlayout::symbolic`]) answers `coalesce`,
 //! `complement` (the cotarget defaults to the cosize, `1 + Σ (s−1)·|d|`),
 //! `compose`, `logical_divide`, `zipped_divide` (a layout tiler: the logical
-//! divide, as on the concrete path), `logical_product`, and `eval` with
+//! divide, as on the concrete path), `logical_product`, `right_inverse`,
+//! `left_inverse`, `blocked_product`, `raked_product` (`sym_tiles.rs`), and `eval` with
 //! `"bind"` (the offsets of the layout at the bound values). Every other op
 //! over symbols is refused with an error naming it as not supported over
 //! symbols yet; never a wrong answer. A refusal of the library for want of a
@@ -40,7 +41,7 @@ type Req = Map<String, Value>;
 
 /// The ops answered over symbols.
 pub const SUPPORTED: &str = "eval (with bind), coalesce, complement, compose, logical_divide, \
-zipped_divide, logical_product";
+zipped_divide, logical_product, right_inverse, left_inverse, blocked_product, raked_product";
 
 /// The layout fields of a request.
 const LAYOUT_FIELDS: [&str; 3] = ["layout", "a", "b"];
@@ -229,6 +230,16 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
                 _ => a.logical_divide(&b, &syms),
             };
             Ok(text(r.map_err(|e| lib("", e))?, &syms))
+        }
+        _ if crate::sym_tiles::UNARY.contains(&op) => {
+            let l = layout("layout", &mut syms)?;
+            let r = crate::sym_tiles::unary(op, &l, &syms).map_err(|e| lib("", e))?;
+            Ok(text(r, &syms))
+        }
+        _ if crate::sym_tiles::BINARY.contains(&op) => {
+            let (a, b) = (layout("a", &mut syms)?, layout("b", &mut syms)?);
+            let r = crate::sym_tiles::binary(op, &a, &b, &syms).map_err(|e| lib("", e))?;
+            Ok(text(r, &syms))
         }
         _ => Err(unsupported(op, "this op is")),
     }

@@ -8,7 +8,10 @@
 //!   (`min`, `max`, `divisible_by`), and the polynomial text.
 //! - [`Fact`], [`Truth`], [`Symbols::prove`]: the three-valued prover.
 //! - [`SymLayout`]: layouts over symbols: row-major strides, coalesce,
-//!   composition (and with it reshape), complement.
+//!   composition (and with it reshape), complement, divides, products,
+//!   right and left inverses.
+//! - [`SymPredicated`]: a divide by a tile that need not divide the extent,
+//!   with its validity constraints (`predicated.rs`).
 //!
 //! The contract of every operation: an answer, bound to any allowed values,
 //! equals the concrete operation's answer as a function; when no answer was
@@ -39,15 +42,19 @@ mod by_mode;
 mod coalesce;
 mod complement;
 mod compose;
+mod inverse;
 mod layout;
 mod mono;
 mod need;
 mod poly;
+mod predicated;
+mod products;
 mod prove;
 mod symbols;
 
 pub use layout::{ShowLayout, SymLayout};
 pub use mono::{Mono, MAX_DEGREE, MAX_SYMBOL_IDS};
 pub use poly::{Poly, Term};
+pub use predicated::{ShowPredicated, SymPredicated};
 pub use prove::{Fact, Truth};
 pub use symbols::{check_name, Assume, Show, Symbols, DEFAULT_SYMBOL_MAX, MAX_NAME_BYTES};
