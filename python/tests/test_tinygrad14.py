@@ -61,7 +61,12 @@ def build(shape, ops, data=None):
 
 def divmods_of(shape, ops):
     """Distinct FLOORDIV/FLOORMOD UOps in the kernels' index expressions (the
-    AST through tinygrad's ``sym``), summed over the kernels."""
+    AST through tinygrad's ``sym``), summed over the kernels. tinygrad's
+    schedule cache is cleared first, so a chain scheduled with the plug-in
+    (or without) before does not hand its kernels on."""
+    import tinygrad.schedule as sch
+
+    sch.schedule_cache.clear()
     lin = build(shape, ops).contiguous().schedule_linear()
     n = 0
     for call in lin.src:
@@ -242,3 +247,91 @@ def test_loop_nest_of_a_chain_is_affine_at_every_point():
         assert n(0, *p) == s(i) == offset + sum(a * b for a, b in zip(strides, p))
     with pytest.raises(hlayout.PreconditionError):
         plugin.loop_nest_of((4, 6), ops + [("pad", ((1, 0),))])
+
+
+def _at_every_point(*exprs):
+    """The values of ``exprs`` (index UOps over ``RANGE``s of constant
+    extent) at every point of their ranges, by substitution and tinygrad's
+    constant folding."""
+    from tinygrad.uop.ops import UOp
+
+    ranges = sorted(UOp.sink(*exprs).ranges, key=lambda r: repr(r.arg))
+    out = []
+    for p in itertools.product(*(range(r.src[0].arg) for r in ranges)):
+        sub = {r: UOp.const(v, r.dtype) for r, v in zip(ranges, p)}
+        vals = [e.substitute(sub).simplify() for e in exprs]
+        assert all(v.op is Ops.CONST for v in vals), vals
+        out.append(tuple(v.arg for v in vals))
+    return out
+
+
+def _ops_in(u, *ops):
+    return sum(x.op in ops for x in u.toposort())
+
+
+@pytest.mark.parametrize("which", ["plain", "nested", "simplified", "checked"])
+def test_share_quotients_writes_a_modulo_with_its_quotient(which):
+    from tinygrad.uop.ops import UOp
+
+    r0, r1 = UOp.range(20, 0), UOp.range(225, 1)
+    if which == "plain":        # r1 % 5 next to r1 // 5
+        q, m = r1 // 5, r1 % 5
+    elif which == "nested":     # (r1 // 5) % 9 next to r1 // 45
+        q, m = r1 // 45, (r1 // 5) % 9
+    elif which == "simplified":  # (2·r0 + r1) % 4: its quotient (6·r0 + 3·r1) // 12 simplifies alike
+        r1 = UOp.range(6, 1)
+        q, m = (r0 * 6 + r1 * 3) // 12, (r0 * 2 + r1) % 4
+    else:                       # equal only on these ranges: (2·r0 + r1//3) // 5 == (6·r0 + r1) // 15
+        r1 = UOp.range(6, 1)
+        q, m = (r0 * 6 + r1) // 15, (r0 * 2 + r1 // 3) % 5
+    coords, valid = (q * 3 + r0,), m < 3
+    new_coords, new_valid = v14._share_quotients(coords, valid, None)
+    assert _ops_in(new_valid, Ops.FLOORMOD) == 0
+    assert _ops_in(UOp.sink(*new_coords, new_valid), Ops.FLOORDIV, Ops.FLOORMOD) == \
+        _ops_in(UOp.sink(*coords, valid), Ops.FLOORDIV)
+    assert _at_every_point(*new_coords, new_valid) == _at_every_point(*coords, valid)
+
+
+def test_share_quotients_leaves_an_unrelated_modulo():
+    from tinygrad.uop.ops import UOp
+
+    r0 = UOp.range(24, 0)
+    coords, valid = (r0 // 4,), (r0 % 6) < 3
+    assert v14._share_quotients(coords, valid, None) == (coords, valid)
+    assert not v14._equal_quotient(r0, 6, r0 // 4)
+    big = UOp.range(v14._MAX_POINTS + 1, 1)
+    assert not v14._equal_quotient(big, 4, big // 4)  # too many points: not checked, not shared
+
+
+def test_grouped_validity_keeps_its_value_and_groups_by_range():
+    from tinygrad.uop.ops import UOp
+
+    r0, r1, r2 = UOp.range(5, 0), UOp.range(4, 1), UOp.range(3, 2)
+    clauses = [(r0 < 4), (r1 < 3), (r0 + r2 < 5), (r0 < 1).logical_not(), (r1 < 1).logical_not()]
+    valid = clauses[0]
+    for c in clauses[1:]:
+        valid = valid & c
+    g = v14._grouped(valid)
+    assert _at_every_point(g) == _at_every_point(valid)
+    # (r0 clauses & r1 clauses) & (r0, r2 clause): each group is one subtree
+    assert g.op is Ops.AND and g.src[1] is clauses[2]
+    left = g.src[0]
+    assert left.op is Ops.AND
+    assert set(left.src[0].split_uop(Ops.AND)) == {clauses[0], clauses[3]}
+    assert set(left.src[1].split_uop(Ops.AND)) == {clauses[1], clauses[4]}
+    assert v14._grouped(r0 < 4) is not None and v14._grouped((r0 < 4) & (r0 < 1).logical_not()) == \
+        (r0 < 4) & (r0 < 1).logical_not()
+
+
+@pytest.mark.parametrize("cid", ["chain/random_012", "chain/random_052", "chain/random_084",
+                                 "chain/random_096"])
+def test_kernel_needs_no_more_divisions_than_hlayouts_own(cid):
+    # Chains whose coordinates each came from their own hlayout kernel, so
+    # that a modulo sat next to its quotient: the plug-in's kernel needs what
+    # hlayout's one kernel of the chain needs.
+    req = next(c["request"] for c in CHAINS if c["id"] == cid)
+    s = v14._stack(hlayout.Layout.row_major(tuple(req["shape"])),
+                   tuple((o, tuple(map(tuple, a)) if o in ("pad", "shrink") else tuple(a))
+                         for o, a in req["ops"]))
+    with plugin_state(True):
+        assert divmods_of(req["shape"], req["ops"]) <= s.kernel("coords").div_mod_count

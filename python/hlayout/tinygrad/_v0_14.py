@@ -196,6 +196,140 @@ def _gate(rngs):
     return valid
 
 
+def _quotient_key(x, c):
+    """``(y, d)`` with ``x // c == y // d``: ``(y // a) // c`` is ``y // (a·c)``."""
+    from tinygrad.uop.ops import Ops
+
+    if x.op is Ops.FLOORDIV and x.src[1].op is Ops.CONST and x.src[1].arg > 0:
+        return x.src[0], x.src[1].arg * c
+    return x, c
+
+
+_MAX_POINTS = 1 << 12
+_PY_OPS = {"ADD": "+", "MUL": "*", "FLOORDIV": "//", "FLOORMOD": "%", "SUB": "-"}
+
+
+def _python(u, names):
+    """``u`` as a Python expression over the ``RANGE``s (named in ``names``),
+    or None when it holds anything but constants, ranges of constant extent,
+    ``+``, ``-``, ``*``, ``//`` and ``%`` (tinygrad's ``//`` and ``%`` on
+    index UOps floor, as Python's do)."""
+    from tinygrad.uop.ops import Ops
+
+    if u.op is Ops.CONST:
+        return repr(u.arg) if type(u.arg) is int else None
+    if u.op is Ops.RANGE:
+        if u.src[0].op is not Ops.CONST or type(u.src[0].arg) is not int:
+            return None
+        return names.setdefault(u, f"v{len(names)}")
+    if u.op is Ops.NEG:
+        a = _python(u.src[0], names)
+        return None if a is None else f"(-{a})"
+    sym = _PY_OPS.get(u.op.name)
+    if sym is None or len(u.src) != 2:
+        return None
+    a, b = (_python(x, names) for x in u.src)
+    return None if a is None or b is None else f"({a} {sym} {b})"
+
+
+def _equal_quotient(x, c, q):
+    """Whether ``x // c == q`` at every point of the ranges they read, checked
+    at every point (at most ``_MAX_POINTS``; False beyond, or when either is
+    not plain index arithmetic over ranges)."""
+    import itertools
+
+    names = {}
+    a, b = _python(x, names), _python(q, names)
+    if a is None or b is None or not names:
+        return False
+    points = 1
+    for r in names:
+        points *= r.src[0].arg
+        if points > _MAX_POINTS:
+            return False
+    args = ", ".join(names.values())
+    same = eval(f"lambda {args}: {a} // {c} == {b}")  # noqa: S307 (our own text)
+    return all(same(*p) for p in itertools.product(*(range(r.src[0].arg) for r in names)))
+
+
+def _share_quotients(coords, chain_valid, gate):
+    """``coords`` and ``chain_valid`` with every ``x % c`` whose quotient
+    ``x // c`` also occurs (in them or in ``gate``; ``(y // a) // c`` as
+    ``y // (a·c)``, or equal to it after tinygrad's ``simplify``) written
+    ``x - q·c`` with that very quotient ``q``.
+
+    Each coordinate (and the validity) comes from its own hlayout kernel, and
+    each kernel writes a digit's modulo as ``t - q·c`` only when it computes
+    the quotient ``q`` itself (rule E1 of ``docs/codegen.md``), so a modulo in
+    one coordinate can sit next to its quotient in another: two divisions
+    where one does. tinygrad's ``sym`` leaves ``x - q·c`` alone.
+    One ``simplify`` per modulo and per division."""
+    from tinygrad.uop.ops import Ops, UOp
+
+    roots = list(coords) + [u for u in (chain_valid, gate) if u is not None]
+    order = UOp.sink(*roots).toposort()
+    divs = [u for u in order if u.op is Ops.FLOORDIV and u.src[1].op is Ops.CONST and u.src[1].arg > 0]
+    mods = [u for u in order if u.op is Ops.FLOORMOD and u.src[1].op is Ops.CONST and u.src[1].arg > 0]
+    if not divs or not mods:
+        return coords, chain_valid
+    known = {}
+    for q in divs:
+        known.setdefault(_quotient_key(q.src[0], q.src[1].arg), q)
+        known.setdefault(q.simplify(), q)
+    quotient = {}
+    for m in mods:
+        y, d = _quotient_key(m.src[0], m.src[1].arg)
+        q = known.get((y, d))
+        if q is None:
+            q = known.get((y // d).simplify())
+        if q is None:
+            q = next((q for q in divs if _equal_quotient(m.src[0], m.src[1].arg, q)), None)
+        if q is not None:
+            quotient[m] = q
+    if not quotient:
+        return coords, chain_valid
+    memo = {}
+
+    def build(u):
+        got = memo.get(u)
+        if got is None:
+            if u in quotient:
+                got = build(u.src[0]) - build(quotient[u]) * u.src[1]
+            else:
+                src = tuple(build(s) for s in u.src)
+                got = u if src == u.src else u.replace(src=src)
+            memo[u] = got
+        return got
+
+    coords = tuple(build(c) for c in coords)
+    return coords, (None if chain_valid is None else build(chain_valid))
+
+
+def _grouped(valid):
+    """``valid`` (a conjunction) with its clauses grouped by the loop
+    variables (``RANGE``s) they read: ``(g_1 & g_2) & … & g_k``, each ``g_i``
+    the conjunction of the clauses over one set of ranges, in the order of
+    their first appearance. The same value; the form of tinygrad's own pad
+    validity, whose clauses on one range sit together, which its reduce
+    collapse (``pm_reduce_collapse``: a sum over a range of a window
+    ``[lower <= r < upper]``) needs to fold an arange. Linear in the clauses."""
+    from tinygrad.uop.ops import Ops
+
+    groups = {}
+    for clause in valid.split_uop(Ops.AND):
+        key = tuple(sorted((r.arg for r in clause.ranges), key=repr))
+        groups.setdefault(key, []).append(clause)
+    if len(groups) < 2:
+        return valid
+    out = None
+    for clauses in groups.values():
+        g = clauses[0]
+        for c in clauses[1:]:
+            g = g & c
+        out = g if out is None else out & g
+    return out
+
+
 def _index_uops(in_shape, top, ops, rngs, pads):
     """The index UOps of ``in_shape`` read through ``ops`` at the top UOps.
 
@@ -216,11 +350,16 @@ def _index_uops(in_shape, top, ops, rngs, pads):
             continue
         nodes, roots = kern
         coords.append(_to_uops(nodes, roots[:1], xs, UOp, dtypes)[0])
+    chain_valid = None
     if pads:
         nodes, roots = checked
         chain_valid = _to_uops(nodes, roots[1:], xs, UOp, dtypes)[0]
-        if not (chain_valid.op.name == "CONST" and chain_valid.arg is True):
-            valid = chain_valid if valid is None else valid & chain_valid
+        if chain_valid.op.name == "CONST" and chain_valid.arg is True:
+            chain_valid = None
+    if chain_valid is not None:
+        coords, chain_valid = _share_quotients(coords, chain_valid, valid)
+    if chain_valid is not None:
+        valid = _grouped(chain_valid if valid is None else valid & chain_valid)
     if valid is None:
         return tuple(coords)
     return tuple(c.valid(valid) for c in coords)

@@ -20,13 +20,7 @@ except PackageNotFoundError:
 
 PLUGIN = os.environ.get("HLAYOUT_TINYGRAD", "1") != "0"
 EXPECTED_FAILURES = set()
-REGRESSIONS = {
-    # A REDUCE stock tinygrad folds away (its arange folding matches its own
-    # per-dimension pad validity; hlayout's is the chain's whole validity) stays
-    # in the kernel: the gradient is still exact, one kernel as upstream asks.
-    "test_fuse_arange_pad_circular_mode_bw":
-        "hlayout's pad validity defeats tinygrad's arange folding of one REDUCE",
-}
+REGRESSIONS = {}
 SLOW = {
     "test_two_overlapping_binops_no_rerun", "test_sgd_4convs_fuse",
     "test_scaled_dot_product_attention_causal_fusion", "test_resnet_block",
