@@ -20,6 +20,7 @@ mod no_alloc;
 mod smem_props;
 mod stream_props;
 mod swizzle_props;
+mod sym_kernel;
 mod symbolic;
 mod view_cases;
 mod view_props;
