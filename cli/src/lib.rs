@@ -24,4 +24,5 @@ pub mod expr;
 pub mod fields;
 pub mod show;
 pub mod smem;
+pub mod sym_expr;
 pub mod symbolic;

@@ -40,7 +40,7 @@ type Req = Map<String, Value>;
 
 /// The ops answered over symbols.
 pub const SUPPORTED: &str = "eval (with bind), coalesce, complement, compose, logical_divide, \
-zipped_divide, logical_product";
+zipped_divide, logical_product, expr (of a layout)";
 
 /// The layout fields of a request.
 const LAYOUT_FIELDS: [&str; 3] = ["layout", "a", "b"];
@@ -229,6 +229,11 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
                 _ => a.logical_divide(&b, &syms),
             };
             Ok(text(r.map_err(|e| lib("", e))?, &syms))
+        }
+        "expr" => {
+            let l = layout("layout", &mut syms)?;
+            let reply = crate::sym_expr::layout_expr(&f, &l, &syms)?;
+            Ok(Reply::Json(reply.map_err(|e| lib("", e))?))
         }
         _ => Err(unsupported(op, "this op is")),
     }
