@@ -27,4 +27,5 @@ pub mod show_tiles;
 pub mod smem;
 mod sym_flat;
 mod sym_tiles;
+pub mod sym_expr;
 pub mod symbolic;

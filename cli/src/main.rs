@@ -387,6 +387,18 @@ fn main() -> ExitCode {
         Some(("draw", m)) => run_draw(m),
         Some(("expr", m)) => {
             let get = |name: &str| m.get_one::<String>(name).map(String::as_str);
+            if let (Some(text), None) = (get("LAYOUT"), get("chain")) {
+                if hlayout_cli::symbolic::text_has_symbol(text) && !text.contains("Sw<") {
+                    let lang = get("lang").unwrap_or("c");
+                    let out = hlayout_cli::sym_expr::command(
+                        text,
+                        &many(m, "assume"),
+                        lang,
+                        get("input"),
+                    );
+                    return print_or_fail("expr", out);
+                }
+            }
             if let Err(e) = expr_symbols(&many(m, "assume"), get("LAYOUT"), get("chain")) {
                 eprintln!("hlayout expr: {e}");
                 return ExitCode::FAILURE;
@@ -435,6 +447,20 @@ fn show_composed(text: &str, svg: bool, latex: bool) -> ExitCode {
             if let hlayout::Error::Parse { pos, .. } = e {
                 eprintln!("  {text}\n  {:>width$}", "^", width = pos + 1);
             }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints `out`, or the error after `hlayout {cmd}: `.
+fn print_or_fail(cmd: &str, out: Result<String, String>) -> ExitCode {
+    match out {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("hlayout {cmd}: {e}");
             ExitCode::FAILURE
         }
     }

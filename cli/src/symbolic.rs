@@ -44,7 +44,7 @@ type Req = Map<String, Value>;
 /// The ops answered over symbols.
 pub const SUPPORTED: &str = "eval (with bind), coalesce, complement, compose, logical_divide, \
 zipped_divide, logical_product, right_inverse, left_inverse, blocked_product, raked_product, \
-merge, flatten";
+merge, flatten, expr (of a layout)";
 
 /// The layout fields of a request.
 const LAYOUT_FIELDS: [&str; 3] = ["layout", "a", "b"];
@@ -245,6 +245,11 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
             let (a, b) = (layout("a", &mut syms)?, layout("b", &mut syms)?);
             let r = crate::sym_tiles::binary(op, &a, &b, &syms).map_err(|e| lib("", e))?;
             Ok(text(r, &syms))
+        }
+        "expr" => {
+            let l = layout("layout", &mut syms)?;
+            let reply = crate::sym_expr::layout_expr(&f, &l, &syms)?;
+            Ok(Reply::Json(reply.map_err(|e| lib("", e))?))
         }
         _ => Err(unsupported(op, "this op is")),
     }

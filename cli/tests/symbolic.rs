@@ -328,7 +328,7 @@ fn requests_without_symbols_answer_as_before() {
 fn unsupported_ops_are_named() {
     // Invariant: an op the library does not answer over symbols yet is refused, naming it; never a concrete guess.
     let reqs = [
-        r#"{"op":"expr","layout":"(N,4):(4,1)","lang":"c"}"#,
+        r#"{"op":"expr","layout":"Sw<1,0,1> o 0 o (N,4):(4,1)","lang":"c"}"#,
         r#"{"op":"chain","shape":["N",4],"ops":[]}"#,
         r#"{"op":"chain","shape":[4,4],"ops":[["shrink",[[0,"sp+1"],[0,4]]]]}"#,
         r#"{"op":"eval","layout":"Sw<3,4,3> o 0 o (8,N):(N,1)"}"#,
@@ -408,8 +408,8 @@ fn show_prints_polynomials_and_binds() {
 
 #[test]
 fn show_and_expr_refuse_bad_symbolic_arguments() {
-    // Invariant: a bad --assume or --bind, a binding outside the assumptions, an invalid symbolic layout and expr over symbols exit 1 with the reason on stderr.
-    let cases: [(&[&str], &str); 7] = [
+    // Invariant: a bad --assume or --bind, a binding outside the assumptions, an invalid symbolic layout, expr of a symbolic chain and a symbolic kernel needing a fact exit 1 with the reason on stderr.
+    let cases: [(&[&str], &str); 8] = [
         (
             &["show", "(N,4):(1,N)", "--assume", "N:step=2"],
             "unknown key 'step'",
@@ -436,15 +436,25 @@ fn show_and_expr_refuse_bad_symbolic_arguments() {
         ),
         (&["show", "N-1:1"], "needs N >= 2"),
         (
-            &["expr", "(N,4):(4,1)", "--assume", "N:max=8"],
+            &["expr", "--chain", r#"{"shape":["N",4],"ops":[]}"#],
             "kernel expressions over symbols are not supported yet",
         ),
+        (&["expr", "(M,N):(1,M)"], "needs"),
     ];
     for (args, want) in cases {
         let (code, out, err) = hlayout(args);
         assert_eq!((code, out.as_str()), (1, ""), "{args:?}");
         assert!(err.contains(want), "{args:?}: {err}");
     }
+    // A symbolic layout: the expressions over i and the symbols.
+    let (code, out, _) = hlayout(&["expr", "(4,N):(1,4)", "--assume", "N:max=8"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            "index: i * 4 - i / N * (4 * N - 1)\nvalid: 1\nvars: i, N\n"
+        )
+    );
     // A concrete layout with --assume: the concrete expressions.
     let (code, out, _) = hlayout(&["expr", "(4,6):(1,4)", "--assume", "N:max=8"]);
     assert_eq!(

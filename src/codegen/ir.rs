@@ -43,6 +43,11 @@ pub enum Node {
     Div(NodeId, i64),
     /// `a mod c` (in `[0, c)`), `c > 0`.
     Mod(NodeId, i64),
+    /// `⌊a / d⌋` by the value of integer node `d`, positive wherever it is
+    /// evaluated (a divisor over symbols; `codegen::sym_layout`).
+    DivBy(NodeId, NodeId),
+    /// `a mod d` (in `[0, d)`) by the value of integer node `d` (positive).
+    ModBy(NodeId, NodeId),
     /// `c ? a : b` (integer).
     Select(NodeId, NodeId, NodeId),
     /// A boolean literal.
@@ -79,6 +84,8 @@ impl Node {
                 | Node::Mul(..)
                 | Node::Div(..)
                 | Node::Mod(..)
+                | Node::DivBy(..)
+                | Node::ModBy(..)
                 | Node::Select(..)
         )
     }
@@ -206,6 +213,9 @@ impl Kernel {
                     (0, c - 1)
                 }
             }
+            // The divisor is at least 1: the quotient lies between 0 and `a`.
+            Node::DivBy(a, _) => (r(a).0.min(0), r(a).1.max(0)),
+            Node::ModBy(_, d) => (0, (r(d).1 - 1).max(0)),
             Node::Select(c, a, b) => {
                 let (x, y) = (self.range_under(c, a), r(b));
                 if x.0 > x.1 {
@@ -255,6 +265,12 @@ impl Kernel {
             }
         }
         (lo, hi)
+    }
+
+    /// The same kernel over `vars` (the same number or more variables).
+    pub(crate) fn with_vars(mut self, vars: Vec<Var>) -> Kernel {
+        self.vars = vars;
+        self
     }
 
     /// Sets the index expression (an integer node).
@@ -322,7 +338,12 @@ impl Kernel {
         self.nodes
             .iter()
             .zip(&seen)
-            .filter(|(n, &s)| s && matches!(n, Node::Div(..) | Node::Mod(..)))
+            .filter(|(n, &s)| {
+                s && matches!(
+                    n,
+                    Node::Div(..) | Node::Mod(..) | Node::DivBy(..) | Node::ModBy(..)
+                )
+            })
             .count()
     }
 
@@ -355,6 +376,16 @@ impl Kernel {
                 return Err(Error::Overflow {
                     what: "kernel expression (interval over the variables' ranges leaves i64)",
                 });
+            }
+            if let Node::DivBy(a, d) | Node::ModBy(a, d) = *node {
+                let (min, dmin) = (self.ranges[a as usize].0, self.ranges[d as usize].0);
+                if dmin <= 0 || min < 0 {
+                    return Err(Error::OutOfDomain {
+                        what: format!(
+                            "division by a divisor reaching {dmin} of an operand reaching {min} (needs a positive divisor and a non-negative operand)"
+                        ),
+                    });
+                }
             }
             if let Node::Div(a, c) | Node::Mod(a, c) = *node {
                 let min = self.ranges[a as usize].0;
@@ -417,6 +448,18 @@ impl Kernel {
                         v(a) / c
                     } else {
                         v(a) % c
+                    }
+                }
+                Node::DivBy(a, d) | Node::ModBy(a, d) => {
+                    if v(d) <= 0 || v(a) < 0 {
+                        return Err(Error::OutOfDomain {
+                            what: format!("division of {} by {}", v(a), v(d)),
+                        });
+                    }
+                    if matches!(node, Node::DivBy(..)) {
+                        v(a) / v(d)
+                    } else {
+                        v(a) % v(d)
                     }
                 }
                 Node::Select(c, a, b) => {
@@ -487,6 +530,8 @@ pub(crate) fn children(node: Node) -> impl Iterator<Item = NodeId> {
         Node::Add(a, b)
         | Node::Sub(a, b)
         | Node::Mul(a, b)
+        | Node::DivBy(a, b)
+        | Node::ModBy(a, b)
         | Node::Lt(a, b)
         | Node::Le(a, b)
         | Node::Gt(a, b)

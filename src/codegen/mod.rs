@@ -45,10 +45,12 @@ pub mod render;
 mod rules_tests;
 mod splice;
 mod swizzle;
+mod sym;
 
 pub use ir::{Kernel, Node, NodeId, Var};
 pub use loops::{loop_nest, Access, Loop, LoopNest};
 pub use render::Lang;
+pub use sym::{sym_layout, SymKernel};
 
 use crate::algebra::ComposedLayout;
 use crate::error::{overflow, Result};

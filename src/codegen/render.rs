@@ -134,7 +134,9 @@ impl Renderer<'_> {
             Node::Const(c) if c < 0 => UNARY,
             Node::Const(_) | Node::Var(_) | Node::Bool(_) => ATOM,
             Node::Add(..) | Node::Sub(..) => ADD,
-            Node::Mul(..) | Node::Div(..) | Node::Mod(..) => MUL,
+            Node::Mul(..) | Node::Div(..) | Node::Mod(..) | Node::DivBy(..) | Node::ModBy(..) => {
+                MUL
+            }
             Node::Lt(..) | Node::Le(..) | Node::Gt(..) | Node::Ge(..) => CMP,
             Node::Eq(..) | Node::Ne(..) => {
                 if py {
@@ -208,6 +210,8 @@ impl Renderer<'_> {
                 out.push_str(op);
                 let _ = write!(out, "{c}");
             }
+            Node::DivBy(a, d) => self.bin(a, if py { "//" } else { "/" }, d, left(MUL), out),
+            Node::ModBy(a, d) => self.bin(a, "%", d, left(MUL), out),
             Node::Lt(a, b) => self.bin(a, "<", b, cmp, out),
             Node::Le(a, b) => self.bin(a, "<=", b, cmp, out),
             Node::Gt(a, b) => self.bin(a, ">", b, cmp, out),

@@ -101,6 +101,8 @@ fn splice(k: &mut Kernel, other: &Kernel, arg: NodeId) -> (NodeId, NodeId) {
             Node::Mul(a, b) => Node::Mul(m(a), m(b)),
             Node::Div(a, c) => Node::Div(m(a), c),
             Node::Mod(a, c) => Node::Mod(m(a), c),
+            Node::DivBy(a, d) => Node::DivBy(m(a), m(d)),
+            Node::ModBy(a, d) => Node::ModBy(m(a), m(d)),
             Node::Select(c, a, b) => Node::Select(m(c), m(a), m(b)),
             Node::Lt(a, b) => Node::Lt(m(a), m(b)),
             Node::Le(a, b) => Node::Le(m(a), m(b)),

@@ -1,0 +1,79 @@
+//! Kernel expressions over symbols (`docs/batch-protocol.md`, "Symbolic
+//! extents"): the batch `expr` request with a symbolic layout and
+//! `hlayout expr LAYOUT --assume ...`. The symbols are variables of the text
+//! after `i` (or `i0, i1, …`); the library ([`hlayout::codegen::sym_layout`])
+//! builds the text or names the facts it needs.
+//!
+//! ```
+//! use hlayout_cli::batch::respond;
+//! let out = respond(r#"{"op":"expr","layout":"(4,N):(1,4)","lang":"c","assume":{"N":{"max":4096}}}"#);
+//! assert_eq!(out, r#"{"index":"i * 4 - i / N * (4 * N - 1)","valid":"1"}"#);
+//! ```
+
+use serde_json::{json, Value};
+
+use hlayout::codegen::{self, Input, Lang};
+use hlayout::symbolic::{SymLayout, Symbols};
+
+use crate::fields::{self, Fields};
+
+/// The `expr` request on a symbolic layout `l`: `{"index": E, "valid": P}`
+/// over `i` and the symbols.
+///
+/// # Errors
+/// A bad `lang` (text), or the library's refusal.
+pub(crate) fn layout_expr(
+    f: &Fields,
+    l: &SymLayout,
+    syms: &Symbols,
+) -> Result<Result<Value, hlayout::Error>, String> {
+    let lang = f.required("lang")?;
+    let lang: Lang = match lang.as_str() {
+        Some(text) => text.parse().map_err(|e| format!("lang: {e}"))?,
+        None => {
+            return Err(fields::wrong(
+                "lang",
+                "a language name (c, cuda, rust, python)",
+                lang,
+            ))
+        }
+    };
+    Ok(codegen::sym_layout(l, syms, Input::Linear).map(|k| {
+        let (index, valid) = k.kernel().render(lang);
+        json!({ "index": index, "valid": valid })
+    }))
+}
+
+/// `hlayout expr` of layout text with symbols: two lines (`index: …`,
+/// `valid: …`) and a third naming the variables (`vars: i, N`).
+///
+/// # Errors
+/// A bad argument, a parse error, or a refusal naming the facts needed.
+///
+/// ```
+/// let out = hlayout_cli::sym_expr::command("(N,4):(1,N)", &["N:max=64"], "c", Some("coords")).unwrap();
+/// assert_eq!(out, "index: i0 + i1 * N\nvalid: 1\nvars: i0, i1, N\n");
+/// let err = hlayout_cli::sym_expr::command("(M,N):(1,M)", &[], "c", None).unwrap_err();
+/// assert!(err.contains("needs"), "{err}");
+/// ```
+pub fn command(
+    text: &str,
+    assumes: &[&str],
+    lang: &str,
+    input: Option<&str>,
+) -> Result<String, String> {
+    let mut syms = crate::symbolic::symbols_of(assumes)?;
+    let l = SymLayout::parse(text, &mut syms).map_err(|e| format!("{text}: {e}"))?;
+    let lang: Lang = lang.parse().map_err(|e| format!("--lang: {e}"))?;
+    let input: Input = match input {
+        Some(name) => name.parse().map_err(|e| format!("--input: {e}"))?,
+        None => Input::Linear,
+    };
+    let k = codegen::sym_layout(&l, &syms, input).map_err(|e| e.to_string())?;
+    let (index, valid) = k.kernel().render(lang);
+    let vars: Vec<&str> = k.kernel().vars().iter().map(|v| v.name.as_str()).collect();
+    Ok(format!(
+        "index: {index}\nvalid: {valid}\nvars: {}\n",
+        vars.join(", ")
+    ))
+}
