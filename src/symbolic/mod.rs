@@ -9,6 +9,8 @@
 //! - [`Fact`], [`Truth`], [`Symbols::prove`]: the three-valued prover.
 //! - [`SymLayout`]: layouts over symbols: row-major strides, coalesce,
 //!   composition (and with it reshape), complement.
+//! - [`SymView`], [`SymViewStack`], [`SymMovement`]: views and tinygrad's
+//!   movement ops over symbols, [`SymViewStack::bind`] to a concrete stack.
 //!
 //! The contract of every operation: an answer, bound to any allowed values,
 //! equals the concrete operation's answer as a function; when no answer was
@@ -45,9 +47,13 @@ mod need;
 mod poly;
 mod prove;
 mod symbols;
+mod view;
 
 pub use layout::{ShowLayout, SymLayout};
 pub use mono::{Mono, MAX_DEGREE, MAX_SYMBOL_IDS};
 pub use poly::{Poly, Term};
 pub use prove::{Fact, Truth};
 pub use symbols::{check_name, Assume, Show, Symbols, DEFAULT_SYMBOL_MAX, MAX_NAME_BYTES};
+pub use view::{
+    ShowMovement, ShowStack, ShowView, SymConstraint, SymMovement, SymView, SymViewStack,
+};

@@ -1,0 +1,225 @@
+//! `reshape` of a [`SymViewStack`]: regroup the top view's leaves into the
+//! new dimensions when polynomial identities say how, else a new view.
+//!
+//! The precondition (tinygrad 0.10.3 checks it only for concrete shapes):
+//! the new extents are `>= 1` and their product equals the old size for
+//! every allowed binding — an identity of polynomials, or proved; refuted
+//! sizes refuse with [`Error::BadMovement`] (so `(x,4) → (x,5)` is refused
+//! for every `x`, which tinygrad accepts unchecked), unknown ones name the
+//! fact `size == size`.
+//!
+//! Regrouping (O(leaves · constraints · t²)): the leaves of extent 1 are
+//! dropped, adjacent leaves merge where `stride_outer = extent_inner ·
+//! stride_inner` (and their constraint coefficients allow it), then the new
+//! dimensions take leaves from the innermost: a leaf equal to the extent is
+//! taken whole, a leaf that the extent divides (exact polynomial division)
+//! is split, a leaf that divides the extent is taken and the rest of the
+//! extent goes on to the next leaf. Each step is an identity of
+//! polynomials, so the result is right at every binding; when a step does
+//! not apply (`(N,M) → (M,N)`, a split that a symbolic extent would need
+//! with a constraint on the leaf) the stack gets a contiguous view of the
+//! new shape, which is right whenever the sizes are equal. A contiguous top
+//! view of the lower view's size is only a relabelling: it is dropped and
+//! the view below is reshaped instead.
+
+use smallvec::SmallVec;
+
+use super::super::need::Needs;
+use super::super::poly::Poly;
+use super::super::prove::{Fact, Truth};
+use super::super::symbols::Symbols;
+use super::{equal, require_extents, Polys, SymConstraint, SymView, SymViewStack};
+use crate::error::{Error, Result};
+
+/// One leaf while regrouping: extent, stride, coefficient per constraint.
+type Leaf = (Poly, Poly, SmallVec<[i64; 2]>);
+
+impl SymViewStack {
+    /// tinygrad's `reshape` (module docs). O(leaves · constraints · t²).
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] when the sizes differ for every allowed
+    /// binding; [`Error::NeedsFacts`] naming `old size == new size` or an
+    /// extent `>= 1` when not proved.
+    ///
+    /// ```
+    /// use hlayout::symbolic::{Assume, SymViewStack, Symbols};
+    /// let mut s = Symbols::new();
+    /// s.assume("M", Assume { max: 1 << 20, ..Assume::default() })?;
+    /// let (n, m) = (s.parse("N").unwrap(), s.parse("M").unwrap());
+    /// let t = SymViewStack::new(&[s.parse("4*N").unwrap(), m.clone()], &s)?;
+    /// let t = t.reshape(&[4.into(), n.clone(), m.clone()], &s)?;
+    /// assert_eq!(t.show(&s).to_string(), "(4,N,M):(M*N,M,1)");
+    /// // The transpose of (N,M), flattened, then cut as (N,M): no single view.
+    /// let u = SymViewStack::new(&[n.clone(), m.clone()], &s)?.permute(&[1, 0], &s)?;
+    /// let u = u.reshape(&[s.parse("N*M")?], &s)?;
+    /// assert_eq!(u.show(&s).to_string(), "((M,N)):((1,M))");
+    /// let u = u.reshape(&[n.clone(), m.clone()], &s)?;
+    /// assert_eq!(u.show(&s).to_string(), "((M,N)):((1,M)) | (N,M):(M,1)");
+    /// let err = t.reshape(&[n.clone(), m.clone()], &s).unwrap_err();
+    /// assert!(err.to_string().starts_with("reshape:"));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn reshape(mut self, shape: &[Poly], syms: &Symbols) -> Result<SymViewStack> {
+        let old = self.top().shape()?;
+        let mut needs = Needs::new(syms, "reshape");
+        require_extents(&mut needs, shape)?;
+        let size = product(shape)?;
+        let before = product(&old)?;
+        match equal(syms, &before, &size)? {
+            Truth::Proved => {}
+            Truth::Refuted => {
+                return Err(Error::BadMovement {
+                    op: "reshape",
+                    why: format!(
+                        "size {} differs from {} for every allowed value",
+                        syms.show(&size),
+                        syms.show(&before)
+                    ),
+                })
+            }
+            Truth::Unknown => needs.require(Fact::eq(&before, &size)?)?,
+        }
+        needs.finish("the reshape's precondition (same size, extents >= 1)")?;
+        if old.as_slice() == shape {
+            return Ok(self);
+        }
+        while self.views.len() > 1 && self.top().is_contiguous() {
+            let below = self.views[self.views.len() - 2].size()?;
+            if below != before {
+                break;
+            }
+            self.views.pop();
+        }
+        match regroup(self.top(), shape)? {
+            Some(v) => *self.top_mut() = v,
+            None => {
+                if self.top().is_contiguous() && self.top().size()? == size {
+                    *self.top_mut() = SymView::contiguous(shape)?;
+                } else {
+                    self.views.push(SymView::contiguous(shape)?);
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+fn product(shape: &[Poly]) -> Result<Poly> {
+    shape
+        .iter()
+        .try_fold(Poly::constant(1), |acc, e| acc.mul(e))
+}
+
+/// The leaves of `v` other than extent-1 ones, adjacent mergeable pairs merged.
+fn coalesced(v: &SymView) -> Result<SmallVec<[Leaf; 8]>> {
+    let one = Poly::constant(1);
+    let mut out: SmallVec<[Leaf; 8]> = SmallVec::new();
+    for k in 0..v.ext.len() {
+        if v.ext[k] == one {
+            continue;
+        }
+        let coeffs: SmallVec<[i64; 2]> = v.cons.iter().map(|c| c.coeffs[k]).collect();
+        if let Some(last) = out.last_mut() {
+            if let Some(merged) = merge(last, &v.ext[k], &v.stride[k], &coeffs)? {
+                *last = merged;
+                continue;
+            }
+        }
+        out.push((v.ext[k].clone(), v.stride[k].clone(), coeffs));
+    }
+    Ok(out)
+}
+
+/// The leaf `outer` followed by `(e, s, a)` as one leaf, when
+/// `stride_outer = e·s` and every constraint's coefficients agree
+/// (`a_outer = a·e` with `e` constant, or both 0).
+fn merge(outer: &Leaf, e: &Poly, s: &Poly, a: &[i64]) -> Result<Option<Leaf>> {
+    if outer.1 != e.mul(s)? {
+        return Ok(None);
+    }
+    for (&ao, &ai) in outer.2.iter().zip(a) {
+        let ok = match e.as_const() {
+            Some(c) => ai.checked_mul(c) == Some(ao),
+            None => ao == 0 && ai == 0,
+        };
+        if !ok {
+            return Ok(None);
+        }
+    }
+    Ok(Some((outer.0.mul(e)?, s.clone(), a.iter().copied().collect())))
+}
+
+/// The view of `v`'s function with dimensions `shape`, when its leaves
+/// regroup (module docs); `None` otherwise.
+fn regroup(v: &SymView, shape: &[Poly]) -> Result<Option<SymView>> {
+    let mut leaves = coalesced(v)?;
+    let ncons = v.cons.len();
+    // Leaves of the new view, innermost first, with their dimension.
+    let mut taken: SmallVec<[(usize, Leaf); 8]> = SmallVec::new();
+    for d in (0..shape.len()).rev() {
+        let mut n = shape[d].clone();
+        if n == Poly::constant(1) {
+            taken.push((d, (n, Poly::zero(), SmallVec::from_elem(0, ncons))));
+            continue;
+        }
+        loop {
+            let Some((e, s, a)) = leaves.pop() else {
+                return Ok(None);
+            };
+            if e == n {
+                taken.push((d, (e, s, a)));
+                break;
+            }
+            if let Some(q) = e.div_exact(&n) {
+                // Split: the inner n of this leaf, the outer q stays.
+                let outer_a = match n.as_const() {
+                    Some(c) => a
+                        .iter()
+                        .map(|&x| x.checked_mul(c))
+                        .collect::<Option<SmallVec<[i64; 2]>>>(),
+                    None => a.iter().all(|&x| x == 0).then(|| a.clone()),
+                };
+                let Some(outer_a) = outer_a else {
+                    return Ok(None);
+                };
+                leaves.push((q, s.mul(&n)?, outer_a));
+                taken.push((d, (n, s, a)));
+                break;
+            }
+            match n.div_exact(&e) {
+                Some(r) => {
+                    taken.push((d, (e, s, a)));
+                    n = r;
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+    if !leaves.is_empty() {
+        return Ok(None);
+    }
+    let mut out = SymView {
+        ext: Polys::new(),
+        stride: Polys::new(),
+        dim_len: SmallVec::from_elem(0, shape.len()),
+        cons: v
+            .cons
+            .iter()
+            .map(|c| SymConstraint {
+                coeffs: SmallVec::new(),
+                lo: c.lo.clone(),
+                hi: c.hi.clone(),
+            })
+            .collect(),
+        offset: v.offset.clone(),
+    };
+    for (d, (e, s, a)) in taken.into_iter().rev() {
+        out.dim_len[d] += 1;
+        out.push_leaf(e, s, |j| a[j]);
+    }
+    if out.dim_len.iter().any(|&n| n == 0) {
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
