@@ -21,6 +21,7 @@ mod smem_props;
 mod stream_props;
 mod swizzle_props;
 mod symbolic;
+mod symbolic_views;
 mod view_cases;
 mod view_props;
 mod views_agree;

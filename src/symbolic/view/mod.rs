@@ -91,6 +91,13 @@ pub struct SymConstraint {
 }
 
 impl SymConstraint {
+    /// `true` for the marker of a view with no valid element: no
+    /// coefficient and constant bounds `lo >= hi` (written `never`).
+    fn is_never(&self) -> bool {
+        self.coeffs.iter().all(|&a| a == 0)
+            && matches!((self.lo.as_const(), self.hi.as_const()), (Some(l), Some(h)) if l >= h)
+    }
+
     /// The coefficient of each leaf.
     ///
     /// See [`SymConstraint`] for an example.
@@ -413,6 +420,10 @@ impl fmt::Display for ShowView<'_> {
         }
         for (j, c) in v.cons.iter().enumerate() {
             f.write_str(if j == 0 { " if " } else { " && " })?;
+            if c.is_never() {
+                f.write_str("never")?;
+                continue;
+            }
             write!(f, "{}<=", syms.show(&c.lo))?;
             let mut first = true;
             for (k, &a) in c.coeffs.iter().enumerate().filter(|(_, a)| **a != 0) {
@@ -494,41 +505,29 @@ impl SymViewStack {
     }
 
     /// The stack of a concrete [`ViewStack`] (every polynomial a constant).
-    /// O(leaves · constraints).
+    /// A view with windows (a shrink or pad that cuts a nested dimension)
+    /// becomes two: the view of its leaves, and above it the view that
+    /// reads the windows. O(leaves · constraints).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] when a window's shifted offset leaves `i64`.
     ///
     /// ```
     /// use hlayout::symbolic::{SymViewStack, Symbols};
     /// let c = hlayout::ViewStack::new(&[4, 6])?.pad(&[(1, 0), (0, 0)])?;
-    /// let s = SymViewStack::from_concrete(&c);
+    /// let s = SymViewStack::from_concrete(&c)?;
     /// assert_eq!(s.show(&Symbols::new()).to_string(), c.to_string());
     /// # Ok::<(), hlayout::Error>(())
     /// ```
-    pub fn from_concrete(stack: &ViewStack) -> SymViewStack {
-        let views = stack
-            .views()
-            .iter()
-            .map(|v| {
-                let n = v.leaf_extents().len();
-                let cons = v
-                    .constraints()
-                    .iter()
-                    .map(|c| SymConstraint {
-                        coeffs: c.coeffs().iter().copied().collect(),
-                        lo: c.lo().into(),
-                        hi: c.hi().into(),
-                    })
-                    .collect();
-                SymView {
-                    ext: v.leaf_extents().iter().map(|&e| e.into()).collect(),
-                    stride: v.leaf_strides().iter().map(|&e| e.into()).collect(),
-                    dim_len: (0..v.rank()).map(|d| v.dim_leaves(d).len() as u32).collect(),
-                    cons,
-                    offset: v.offset().into(),
-                }
-                .debug_len(n)
-            })
-            .collect();
-        SymViewStack { views }
+    pub fn from_concrete(stack: &ViewStack) -> Result<SymViewStack> {
+        let mut views = Vec::with_capacity(stack.views().len());
+        for v in stack.views() {
+            views.push(SymView::of_concrete(v));
+            if let Some(top) = SymView::windows_of(v)? {
+                views.push(top);
+            }
+        }
+        Ok(SymViewStack { views })
     }
 
     /// The views, bottom (reading the buffer) first.
@@ -632,9 +631,76 @@ impl SymViewStack {
 }
 
 impl SymView {
-    fn debug_len(self, n: usize) -> SymView {
-        debug_assert_eq!(self.ext.len(), n);
-        self
+    /// The leaves, offset and constraints of a concrete view (its windows
+    /// apart: see [`SymView::windows_of`]). O(leaves · constraints).
+    fn of_concrete(v: &View) -> SymView {
+        let cons = v
+            .constraints()
+            .iter()
+            .map(|c| SymConstraint {
+                coeffs: c.coeffs().iter().copied().collect(),
+                lo: c.lo().into(),
+                hi: c.hi().into(),
+            })
+            .collect();
+        SymView {
+            ext: v.leaf_extents().iter().map(|&e| e.into()).collect(),
+            stride: v.leaf_strides().iter().map(|&e| e.into()).collect(),
+            dim_len: (0..v.rank())
+                .map(|d| v.dim_leaves(d).len() as u32)
+                .collect(),
+            cons,
+            offset: v.offset().into(),
+        }
+    }
+
+    /// The view that reads a concrete view's windows from the view of its
+    /// leaves: one leaf per dimension over the row-major index of the
+    /// leaves' shape, windowed dimension `d` shifted by its start and
+    /// valid in `[lo, hi)` of the leaves' index; `None` without windows.
+    fn windows_of(v: &View) -> Result<Option<SymView>> {
+        if (0..v.rank()).all(|d| v.window(d).is_none()) {
+            return Ok(None);
+        }
+        let radix: SmallVec<[i64; 8]> = (0..v.rank())
+            .map(|d| v.leaf_extents()[v.dim_leaves(d)].iter().product())
+            .collect();
+        let (mut offset, mut acc) = (0i64, 1i64);
+        let mut stride: SmallVec<[i64; 8]> = SmallVec::from_elem(0, v.rank());
+        for d in (0..v.rank()).rev() {
+            stride[d] = acc;
+            acc *= radix[d];
+        }
+        let mut out = SymView {
+            ext: SmallVec::new(),
+            stride: stride.iter().map(|&s| s.into()).collect(),
+            dim_len: SmallVec::from_elem(1, v.rank()),
+            cons: SmallVec::new(),
+            offset: Poly::zero(),
+        };
+        for d in 0..v.rank() {
+            match v.window(d) {
+                None => out.ext.push(radix[d].into()),
+                Some(w) => {
+                    out.ext.push(w.extent().into());
+                    let shift = w.start().checked_mul(stride[d]);
+                    offset = shift
+                        .and_then(|x| x.checked_add(offset))
+                        .ok_or(Error::Overflow {
+                            what: "offset of a window",
+                        })?;
+                    let mut coeffs: SmallVec<[i64; 8]> = SmallVec::from_elem(0, v.rank());
+                    coeffs[d] = 1;
+                    out.cons.push(SymConstraint {
+                        coeffs,
+                        lo: (w.lo() - w.start()).into(),
+                        hi: (w.hi() - w.start()).into(),
+                    });
+                }
+            }
+        }
+        out.offset = offset.into();
+        Ok(Some(out))
     }
 }
 

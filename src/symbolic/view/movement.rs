@@ -134,19 +134,24 @@ impl fmt::Display for ShowMovement<'_> {
             Some(c) => write!(f, "{c}"),
             None => write!(f, "\"{}\"", self.syms.show(p)),
         };
-        let list = |f: &mut fmt::Formatter<'_>, n: usize, item: &dyn Fn(&mut fmt::Formatter<'_>, usize) -> fmt::Result| {
-            f.write_str("[")?;
-            for k in 0..n {
-                if k > 0 {
-                    f.write_str(",")?;
+        let list =
+            |f: &mut fmt::Formatter<'_>,
+             n: usize,
+             item: &dyn Fn(&mut fmt::Formatter<'_>, usize) -> fmt::Result| {
+                f.write_str("[")?;
+                for k in 0..n {
+                    if k > 0 {
+                        f.write_str(",")?;
+                    }
+                    item(f, k)?;
                 }
-                item(f, k)?;
-            }
-            f.write_str("]")
-        };
+                f.write_str("]")
+            };
         write!(f, "[\"{}\",", self.m.kind())?;
         match self.m {
-            SymMovement::Reshape(v) | SymMovement::Expand(v) => list(f, v.len(), &|f, k| num(f, &v[k])),
+            SymMovement::Reshape(v) | SymMovement::Expand(v) => {
+                list(f, v.len(), &|f, k| num(f, &v[k]))
+            }
             SymMovement::Permute(v) => list(f, v.len(), &|f, k| write!(f, "{}", v[k])),
             SymMovement::Pad(v) | SymMovement::Shrink(v) => list(f, v.len(), &|f, k| {
                 f.write_str("[")?;

@@ -216,8 +216,9 @@ impl SymViewStack {
     /// `>= 1`). O(leaves · constraints · t).
     ///
     /// # Errors
-    /// [`Error::BadMovement`] for a wrong rank or a range refuted for every
-    /// binding; [`Error::NeedsFacts`] naming the bounds not proved.
+    /// [`Error::BadMovement`] for a wrong rank or a range outside the
+    /// extent for every binding; [`Error::NeedsFacts`] naming the bounds
+    /// not proved, with no need for a range empty for every binding.
     ///
     /// ```
     /// use hlayout::symbolic::{SymMovement, SymViewStack, Symbols};
@@ -242,7 +243,7 @@ impl SymViewStack {
             let zero = Poly::zero();
             for (fact, rule) in [
                 (Fact::ge(b, &zero)?, "0 <= begin"),
-                (Fact::lt(b, e)?, "begin < end"),
+                (Fact::le(b, e)?, "begin <= end"),
                 (Fact::le(e, s)?, "end <= extent"),
             ] {
                 if syms.prove(&fact) == Truth::Refuted {
@@ -258,6 +259,17 @@ impl SymViewStack {
                 }
                 needs.require(fact)?;
             }
+            // tinygrad allows begin == end (extent 0); over symbols
+            // extents stay >= 1, refused without a fact when never so.
+            let nonempty = Fact::lt(b, e)?;
+            if syms.prove(&nonempty) == Truth::Refuted {
+                return Err(needs.refuse(format!(
+                    "[{}, {}) is empty for every allowed value (extents over symbols are >= 1)",
+                    syms.show(b),
+                    syms.show(e)
+                )));
+            }
+            needs.require(nonempty)?;
             change.push(!(b.is_zero() && e == s));
         }
         needs.finish("the shrink's precondition (0 <= begin < end <= extent)")?;

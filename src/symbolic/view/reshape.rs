@@ -147,7 +147,11 @@ fn merge(outer: &Leaf, e: &Poly, s: &Poly, a: &[i64]) -> Result<Option<Leaf>> {
             return Ok(None);
         }
     }
-    Ok(Some((outer.0.mul(e)?, s.clone(), a.iter().copied().collect())))
+    Ok(Some((
+        outer.0.mul(e)?,
+        s.clone(),
+        a.iter().copied().collect(),
+    )))
 }
 
 /// The view of `v`'s function with dimensions `shape`, when its leaves
@@ -218,7 +222,7 @@ fn regroup(v: &SymView, shape: &[Poly]) -> Result<Option<SymView>> {
         out.dim_len[d] += 1;
         out.push_leaf(e, s, |j| a[j]);
     }
-    if out.dim_len.iter().any(|&n| n == 0) {
+    if out.dim_len.contains(&0) {
         return Ok(None);
     }
     Ok(Some(out))
