@@ -12,6 +12,7 @@
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
 //! - [`symbolic`]: symbolic extents (polynomial leaves, `assume`, `bind`) in
 //!   batch requests and on the command line.
+//! - [`sym_chain`]: the protocol's `chain` over symbols.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
 
@@ -24,4 +25,5 @@ pub mod expr;
 pub mod fields;
 pub mod show;
 pub mod smem;
+pub mod sym_chain;
 pub mod symbolic;

@@ -12,8 +12,9 @@
 //! Over symbols the library ([`hlayout::symbolic`]) answers `coalesce`,
 //! `complement` (the cotarget defaults to the cosize, `1 + Σ (s−1)·|d|`),
 //! `compose`, `logical_divide`, `zipped_divide` (a layout tiler: the logical
-//! divide, as on the concrete path), `logical_product`, and `eval` with
-//! `"bind"` (the offsets of the layout at the bound values). Every other op
+//! divide, as on the concrete path), `logical_product`, `eval` with
+//! `"bind"` (the offsets of the layout at the bound values), and `chain`
+//! ([`sym_chain`](crate::sym_chain)). Every other op
 //! over symbols is refused with an error naming it as not supported over
 //! symbols yet; never a wrong answer. A refusal of the library for want of a
 //! fact is `{"error": …, "needs": [F, …]}`.
@@ -40,7 +41,7 @@ type Req = Map<String, Value>;
 
 /// The ops answered over symbols.
 pub const SUPPORTED: &str = "eval (with bind), coalesce, complement, compose, logical_divide, \
-zipped_divide, logical_product";
+zipped_divide, logical_product, chain (offsets with bind)";
 
 /// The layout fields of a request.
 const LAYOUT_FIELDS: [&str; 3] = ["layout", "a", "b"];
@@ -230,6 +231,10 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
             };
             Ok(text(r.map_err(|e| lib("", e))?, &syms))
         }
+        "chain" => crate::sym_chain::chain(&f, &mut syms, limits).map_err(|e| match e {
+            crate::sym_chain::ChainError::Plain(m) => Refusal::from(m),
+            crate::sym_chain::ChainError::Lib(what, e) => lib(&what, *e),
+        }),
         _ => Err(unsupported(op, "this op is")),
     }
 }

@@ -15,6 +15,7 @@ mod hostile;
 mod merge_cases;
 mod protocol;
 mod smem;
+mod sym_chain;
 mod symbolic;
 mod view_chains;
 mod vocabulary;

@@ -334,8 +334,7 @@ fn unsupported_ops_are_named() {
         r#"{"op":"blocked_product","a":"(N,4):(4,1)","b":"2:1"}"#,
         r#"{"op":"raked_product","a":"(N,4):(4,1)","b":"2:1"}"#,
         r#"{"op":"expr","layout":"(N,4):(4,1)","lang":"c"}"#,
-        r#"{"op":"chain","shape":["N",4],"ops":[]}"#,
-        r#"{"op":"chain","shape":[4,4],"ops":[["shrink",[[0,"sp+1"],[0,4]]]]}"#,
+        r#"{"op":"chain","shape":["N",4],"ops":[],"expr":"c"}"#,
         r#"{"op":"merge","first":{"shape":["i",4],"strides":[4,1]},"second":{"shape":[4],"strides":[1]}}"#,
         r#"{"op":"eval","layout":"Sw<3,4,3> o 0 o (8,N):(N,1)"}"#,
     ];
