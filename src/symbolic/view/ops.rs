@@ -37,6 +37,25 @@ fn check_rank(op: &'static str, len: usize, rank: usize) -> Result<()> {
     }
 }
 
+/// The shrink `[b, e)` of a constant extent `s`: tinygrad's precondition,
+/// and a non-empty range (extents over symbols stay `>= 1`).
+fn shrink_consts(b: i64, e: i64, s: i64) -> Result<()> {
+    if !(0 <= b && b <= e && e <= s) {
+        return Err(bad(
+            "shrink",
+            format!("[{b}, {e}) of extent {s} breaks 0 <= begin <= end <= extent"),
+        ));
+    }
+    if b == e {
+        return Err(Error::NeedsFacts {
+            op: "shrink",
+            why: format!("[{b}, {e}) is empty (extents over symbols are >= 1)"),
+            needs: Vec::new(),
+        });
+    }
+    Ok(())
+}
+
 impl SymViewStack {
     /// tinygrad's `permute`: new dimension `d` is old dimension `perm[d]`.
     /// O(leaves · constraints).
@@ -238,6 +257,12 @@ impl SymViewStack {
         let mut needs = Needs::new(syms, "shrink");
         let mut change: SmallVec<[bool; 8]> = SmallVec::with_capacity(arg.len());
         for ((b, e), s) in arg.iter().zip(&shape) {
+            if let (Some(cb), Some(ce), Some(cs)) = (b.as_const(), e.as_const(), s.as_const()) {
+                // All constant: tinygrad's check, no prover.
+                shrink_consts(cb, ce, cs)?;
+                change.push(!(cb == 0 && ce == cs));
+                continue;
+            }
             syms.check(b)?;
             syms.check(e)?;
             let zero = Poly::zero();
@@ -309,6 +334,14 @@ impl SymViewStack {
         let mut change: SmallVec<[bool; 8]> = SmallVec::with_capacity(arg.len());
         let mut size = Poly::constant(1);
         for ((b, a), s) in arg.iter().zip(&shape) {
+            if let (Some(cb), Some(ca)) = (b.as_const(), a.as_const()) {
+                if cb < 0 || ca < 0 {
+                    return Err(bad("pad", format!("pad amounts ({cb}, {ca}) must be >= 0")));
+                }
+                change.push(cb != 0 || ca != 0);
+                size = size.mul(&s.add(b)?.add(a)?)?;
+                continue;
+            }
             for p in [b, a] {
                 syms.check(p)?;
                 let fact = Fact::ge(p, &Poly::zero())?;
@@ -326,7 +359,10 @@ impl SymViewStack {
             change.push(!(b.is_zero() && a.is_zero()));
             size = size.mul(&s.add(b)?.add(a)?)?;
         }
-        needs.require(Fact::at_most(&size, i64::MAX))?;
+        // A constant size was computed with checked arithmetic: it fits.
+        if size.as_const().is_none() {
+            needs.require(Fact::at_most(&size, i64::MAX))?;
+        }
         needs.finish("the pad's precondition (amounts >= 0, size within i64)")?;
         if !change.iter().any(|&c| c) {
             return Ok(self);
