@@ -638,3 +638,154 @@ fn from_concrete_binds_to_the_same_stack() {
         assert_eq!(offsets(&bound), want, "{s}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Random symbolic chains: ops drawn over symbolic shapes (N ∈ [2,5],
+// M ∈ [1,3], j ∈ [0,2]) so that every precondition holds for every
+// binding; each must be answered and agree at every binding.
+
+struct Words<'a>(std::slice::Iter<'a, u32>);
+
+impl Words<'_> {
+    fn below(&mut self, n: usize) -> usize {
+        self.0.next().copied().unwrap_or(0) as usize % n.max(1)
+    }
+}
+
+fn symbolic_table() -> Symbols {
+    let mut s = Symbols::new();
+    for (name, min, max) in [("N", 2, 5), ("M", 1, 3), ("j", 0, 2)] {
+        s.assume(
+            name,
+            Assume {
+                min,
+                max,
+                divisible_by: 1,
+            },
+        )
+        .unwrap();
+    }
+    s
+}
+
+/// One op valid at every binding for a stack of shape `shape`.
+fn draw_symbolic_op(shape: &[Poly], s: &Symbols, r: &mut Words) -> SymMovement {
+    let p = |t: &str| {
+        let mut s2 = s.clone();
+        s2.parse(t).unwrap()
+    };
+    let one = Poly::constant(1);
+    let rank = shape.len();
+    let at_least_2 = |e: &Poly| {
+        s.prove(&hlayout::symbolic::Fact::ge(e, &2.into()).unwrap())
+            == hlayout::symbolic::Truth::Proved
+    };
+    match r.below(6) {
+        0 => {
+            let mut perm: Vec<usize> = (0..rank).collect();
+            for k in (1..rank).rev() {
+                perm.swap(k, r.below(k + 1));
+            }
+            SymMovement::Permute(perm)
+        }
+        1 => SymMovement::Flip((0..rank).map(|_| r.below(2) == 1).collect()),
+        2 => {
+            let amount = |r: &mut Words| [Poly::zero(), one.clone(), p("j")][r.below(3)].clone();
+            SymMovement::Pad((0..rank).map(|_| (amount(r), amount(r))).collect())
+        }
+        3 => SymMovement::Shrink(
+            shape
+                .iter()
+                .map(|e| {
+                    let last = e.sub(&one).unwrap();
+                    match r.below(4) {
+                        1 if at_least_2(e) => (one.clone(), e.clone()),
+                        2 if at_least_2(e) => (Poly::zero(), last),
+                        3 => (Poly::zero(), one.clone()),
+                        _ => (Poly::zero(), e.clone()),
+                    }
+                })
+                .collect(),
+        ),
+        4 if shape.iter().any(|e| *e == one) => SymMovement::Expand(
+            shape
+                .iter()
+                .map(|e| {
+                    if *e == one {
+                        [p("M"), 3.into()][r.below(2)].clone()
+                    } else {
+                        e.clone()
+                    }
+                })
+                .collect(),
+        ),
+        _ => SymMovement::Reshape(reshaped(shape, &p, r)),
+    }
+}
+
+/// A new shape of the same size: adjacent dimensions merged, one split by
+/// a constant or a symbol factor, a 1 inserted or removed, or all flattened.
+fn reshaped(shape: &[Poly], p: &dyn Fn(&str) -> Poly, r: &mut Words) -> Vec<Poly> {
+    let mut out = shape.to_vec();
+    let one = Poly::constant(1);
+    match r.below(5) {
+        0 if out.len() >= 2 => {
+            let d = r.below(out.len() - 1);
+            let m = out[d].mul(&out[d + 1]).unwrap();
+            out.splice(d..d + 2, [m]);
+        }
+        1 => {
+            let d = r.below(out.len());
+            let factors = [2.into(), 3.into(), p("N"), p("M"), p("N+1")];
+            let f: &Poly = &factors[r.below(factors.len())];
+            if let Some(q) = out[d].div_exact(f).filter(|q| *q != one) {
+                out.splice(d..d + 1, [f.clone(), q]);
+            }
+        }
+        2 if out.len() < 4 => {
+            let d = r.below(out.len() + 1);
+            out.insert(d, one);
+        }
+        3 => {
+            if let Some(d) = out.iter().position(|e| *e == one) {
+                if out.len() > 1 {
+                    out.remove(d);
+                }
+            }
+        }
+        _ => {
+            let size = out.iter().fold(one.clone(), |a, e| a.mul(e).unwrap());
+            out = vec![size];
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(192)))]
+
+    /// Random symbolic chains are answered and agree at every binding.
+    #[test]
+    fn random_symbolic_chains_agree(
+        dims in prop::collection::vec(0usize..6, 1..=3),
+        words in prop::collection::vec(any::<u32>(), 96),
+    ) {
+        let mut syms = symbolic_table();
+        let texts = ["N", "M", "2", "3", "2*N", "N+1"];
+        let shape: Vec<Poly> = dims.iter().map(|&k| syms.parse(texts[k]).unwrap()).collect();
+        let mut r = Words(words.iter());
+        let mut t = SymViewStack::new(&shape, &syms).unwrap();
+        let mut ops = Vec::new();
+        for _ in 0..6 {
+            let op = draw_symbolic_op(&t.shape().unwrap(), &syms, &mut r);
+            let before = t.show(&syms).to_string();
+            t = t.apply(&op, &syms).unwrap_or_else(|e| {
+                panic!("{before} then {}: {e}", op.show(&syms))
+            });
+            ops.push(op);
+        }
+        let c = Chain { syms: std::mem::take(&mut syms), shape, ops };
+        let got = check(&c, 4).unwrap();
+        prop_assert_eq!(got, t);
+    }
+}

@@ -397,6 +397,29 @@ impl SymViewStack {
     }
 }
 
+impl SymConstraint {
+    /// The same constraint with its first non-zero coefficient positive, as
+    /// the concrete views write theirs: `lo <= -y < hi` is `1-hi <= y < 1-lo`.
+    fn positive_first(&mut self) -> Result<()> {
+        if self
+            .coeffs
+            .iter()
+            .find(|&&a| a != 0)
+            .is_some_and(|&a| a < 0)
+        {
+            for a in &mut self.coeffs {
+                *a = a.checked_neg().ok_or(Error::Overflow {
+                    what: "constraint coefficient",
+                })?;
+            }
+            let one = Poly::constant(1);
+            let (lo, hi) = (one.sub(&self.hi)?, one.sub(&self.lo)?);
+            (self.lo, self.hi) = (lo, hi);
+        }
+        Ok(())
+    }
+}
+
 impl SymView {
     /// Appends a leaf to the last dimension's storage (the caller keeps
     /// `dim_len`); `coeff(j)` is its coefficient in constraint `j`.
@@ -425,6 +448,7 @@ impl SymView {
                 c.coeffs[k] = a.checked_neg().ok_or(Error::Overflow {
                     what: "constraint coefficient",
                 })?;
+                c.positive_first()?;
             }
         }
         Ok(())
