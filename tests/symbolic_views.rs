@@ -707,7 +707,7 @@ fn draw_symbolic_op(shape: &[Poly], s: &Symbols, r: &mut Words) -> SymMovement {
                 })
                 .collect(),
         ),
-        4 if shape.iter().any(|e| *e == one) => SymMovement::Expand(
+        4 if shape.contains(&one) => SymMovement::Expand(
             shape
                 .iter()
                 .map(|e| {
