@@ -73,14 +73,14 @@ fn main() {
     } else {
         let bound = |m: &SymMovement| concrete(m, &values);
         let mut c = t.bind(&s, &values).expect("bind");
-        if prep.is_some() {
+        if let Some(p) = &prep {
             // The concrete chain itself, not the bound stack.
             let sh: Vec<i64> = shape
                 .iter()
                 .map(|p| p.eval(&values).unwrap() as i64)
                 .collect();
             c = ViewStack::new(&sh).expect("concrete");
-            c = c.apply(&bound(prep.as_ref().unwrap())).expect("prep");
+            c = c.apply(&bound(p)).expect("prep");
         }
         let cm = bound(&m);
         for _ in 0..10_000 {
