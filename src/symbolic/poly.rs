@@ -154,7 +154,8 @@ impl Poly {
     /// ```
     pub fn add(&self, other: &Poly) -> Result<Poly> {
         let (a, b) = (&self.terms, &other.terms);
-        let mut out: SmallVec<[Term; 2]> = SmallVec::with_capacity(a.len() + b.len());
+        // Grown as needed: a sum of 2 + 1 terms often has 2 (no heap).
+        let mut out: SmallVec<[Term; 2]> = SmallVec::new();
         let (mut i, mut j) = (0, 0);
         while i < a.len() || j < b.len() {
             let next = match (a.get(i), b.get(j)) {

@@ -120,7 +120,7 @@ impl SymConstraint {
     }
 }
 
-/// One hierarchical view over symbols (see the [module docs](self)).
+/// One hierarchical view over symbols (see [`SymViewStack`] and `docs/symbolic.md` §9).
 ///
 /// ```
 /// use hlayout::symbolic::{Assume, SymViewStack, Symbols};
