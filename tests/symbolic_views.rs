@@ -191,19 +191,19 @@ fn needs(e: &Error) -> Vec<String> {
 
 #[test]
 fn kv_cache_chains_agree_at_every_binding() {
-    // A KV cache of 1024 positions, 8 heads of 64; start_pos `sp` < 1024.
+    // A KV cache of 128 positions, 8 heads of 16; start_pos `sp` < 128.
     let c = Chain::parse(
-        &[("sp", 0, 1023, 1)],
-        &["1024", "8", "64"],
+        &[("sp", 0, 127, 1)],
+        &["128", "8", "16"],
         &[
-            r#"["shrink",[[0,"sp+1"],[0,8],[0,64]]]"#,
+            r#"["shrink",[[0,"sp+1"],[0,8],[0,16]]]"#,
             r#"["permute",[1,0,2]]"#,
-            r#"["reshape",[1,8,"sp+1",64]]"#,
-            r#"["expand",[4,8,"sp+1",64]]"#,
+            r#"["reshape",[1,8,"sp+1",16]]"#,
+            r#"["expand",[4,8,"sp+1",16]]"#,
         ],
     );
     let s = check(&c, 5).unwrap();
-    assert_eq!(s.show(&c.syms).to_string(), "(4,8,sp+1,64):(0,64,512,1)");
+    assert_eq!(s.show(&c.syms).to_string(), "(4,8,sp+1,16):(0,16,128,1)");
     // The new token's row padded up to the cache length.
     let c = Chain::parse(
         &[("sp", 0, 63, 1)],
@@ -341,6 +341,45 @@ fn single_views_where_the_symbols_allow() {
     );
     let s = check(&c, 5).unwrap();
     assert_eq!(s.views().len(), 2, "{}", s.show(&c.syms));
+}
+
+#[test]
+fn padded_boxes_survive_merges_and_splits() {
+    // The padded sequence axis merged with the heads: one view, the box
+    // scaled; split again by the symbol-free factor, the box comes back.
+    let c = Chain::parse(
+        &[("sp", 0, 15, 1)],
+        &["sp+1", "4"],
+        &[r#"["pad",[[0,"15-sp"],[0,0]]]"#, r#"["reshape",[64]]"#],
+    );
+    let s = check(&c, 6).unwrap();
+    assert_eq!(s.show(&c.syms).to_string(), "64:1 if 0<=x0<4*sp+4");
+    let c = Chain::parse(
+        &[("sp", 0, 15, 1)],
+        &["sp+1", "4"],
+        &[
+            r#"["pad",[[0,"15-sp"],[0,0]]]"#,
+            r#"["reshape",[64]]"#,
+            r#"["reshape",[16,2,2]]"#,
+        ],
+    );
+    let s = check(&c, 6).unwrap();
+    assert_eq!(
+        s.show(&c.syms).to_string(),
+        "(16,2,2):(4,2,1) if 0<=x0<sp+1"
+    );
+    // A symbolic factor splits a box whose bounds it divides.
+    let c = Chain::parse(
+        &[("N", 1, 5, 1), ("M", 1, 3, 1), ("j", 0, 2, 1)],
+        &["N", "M"],
+        &[
+            r#"["pad",[["j",1],[0,0]]]"#,
+            r#"["reshape",["N*M+M*j+M"]]"#,
+            r#"["reshape",["N+j+1","M"]]"#,
+        ],
+    );
+    let s = check(&c, 4).unwrap();
+    assert_eq!(s.views().len(), 1, "{}", s.show(&c.syms));
 }
 
 // ---------------------------------------------------------------------------

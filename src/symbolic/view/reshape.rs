@@ -111,8 +111,39 @@ fn product(shape: &[Poly]) -> Result<Poly> {
         .try_fold(Poly::constant(1), |acc, e| acc.mul(e))
 }
 
-/// The leaves of `v` other than extent-1 ones, adjacent mergeable pairs merged.
-fn coalesced(v: &SymView) -> Result<SmallVec<[Leaf; 8]>> {
+/// The constraints while regrouping: each one's bounds, and whether it
+/// holds one non-zero coefficient, 1, on a single leaf (a box `lo <= x <
+/// hi` on one leaf, as a pad makes): such a constraint survives a merge of
+/// its leaf with inner leaves (`lo·e <= X < hi·e`) and a split whose factor
+/// divides its bounds.
+struct Rows {
+    bounds: SmallVec<[(Poly, Poly); 2]>,
+    single: SmallVec<[bool; 2]>,
+}
+
+impl Rows {
+    fn of(v: &SymView) -> Rows {
+        Rows {
+            bounds: v
+                .cons
+                .iter()
+                .map(|c| (c.lo.clone(), c.hi.clone()))
+                .collect(),
+            single: v
+                .cons
+                .iter()
+                .map(|c| {
+                    let mut nz = c.coeffs.iter().filter(|&&a| a != 0);
+                    nz.next() == Some(&1) && nz.next().is_none()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The leaves of `v` other than extent-1 ones, adjacent mergeable pairs
+/// merged (`rows` follow the merges).
+fn coalesced(v: &SymView, rows: &mut Rows) -> Result<SmallVec<[Leaf; 8]>> {
     let one = Poly::constant(1);
     let mut out: SmallVec<[Leaf; 8]> = SmallVec::new();
     for k in 0..v.ext.len() {
@@ -121,7 +152,7 @@ fn coalesced(v: &SymView) -> Result<SmallVec<[Leaf; 8]>> {
         }
         let coeffs: SmallVec<[i64; 2]> = v.cons.iter().map(|c| c.coeffs[k]).collect();
         if let Some(last) = out.last_mut() {
-            if let Some(merged) = merge(last, &v.ext[k], &v.stride[k], &coeffs)? {
+            if let Some(merged) = merge(last, &v.ext[k], &v.stride[k], &coeffs, rows)? {
                 *last = merged;
                 continue;
             }
@@ -131,33 +162,78 @@ fn coalesced(v: &SymView) -> Result<SmallVec<[Leaf; 8]>> {
     Ok(out)
 }
 
-/// The leaf `outer` followed by `(e, s, a)` as one leaf, when
-/// `stride_outer = e·s` and every constraint's coefficients agree
-/// (`a_outer = a·e` with `e` constant, or both 0).
-fn merge(outer: &Leaf, e: &Poly, s: &Poly, a: &[i64]) -> Result<Option<Leaf>> {
+/// The leaf `outer` followed by `(e, s, a)` as one leaf `X = x_o·e + x`,
+/// when `stride_outer = e·s` and every constraint allows it: `a_outer =
+/// a·e` with `e` constant, or both 0 (the coefficient of `X` is `a`), or a
+/// single box on the outer leaf (`lo <= x_o < hi` is `lo·e <= X < hi·e`).
+fn merge(outer: &Leaf, e: &Poly, s: &Poly, a: &[i64], rows: &mut Rows) -> Result<Option<Leaf>> {
     if outer.1 != e.mul(s)? {
         return Ok(None);
     }
-    for (&ao, &ai) in outer.2.iter().zip(a) {
-        let ok = match e.as_const() {
+    let mut coeffs: SmallVec<[i64; 2]> = a.iter().copied().collect();
+    let mut boxed: SmallVec<[usize; 2]> = SmallVec::new();
+    for (j, (&ao, &ai)) in outer.2.iter().zip(a).enumerate() {
+        let scaled = match e.as_const() {
             Some(c) => ai.checked_mul(c) == Some(ao),
             None => ao == 0 && ai == 0,
         };
-        if !ok {
-            return Ok(None);
+        if scaled {
+            continue;
+        }
+        if rows.single[j] && ao == 1 && ai == 0 {
+            boxed.push(j);
+            coeffs[j] = 1;
+            continue;
+        }
+        return Ok(None);
+    }
+    for j in boxed {
+        let (lo, hi) = &rows.bounds[j];
+        rows.bounds[j] = (lo.mul(e)?, hi.mul(e)?);
+    }
+    Ok(Some((outer.0.mul(e)?, s.clone(), coeffs)))
+}
+
+/// The coefficients of the outer part `y_o` of a leaf with coefficients
+/// `a` split as `x = y_o·n + y_i`, per constraint: 0 where `a` is 0; for a
+/// single box whose bounds `n` divides, the box `lo/n <= y_o < hi/n` (then
+/// `y_i` gets 0); else `a·n` for a constant `n`. `None` otherwise.
+fn split_coeffs(
+    a: &mut SmallVec<[i64; 2]>,
+    n: &Poly,
+    rows: &mut Rows,
+) -> Result<Option<SmallVec<[i64; 2]>>> {
+    let mut outer = a.clone();
+    let mut divided: SmallVec<[(usize, Poly, Poly); 2]> = SmallVec::new();
+    for j in 0..a.len() {
+        if a[j] == 0 {
+            continue;
+        }
+        let (lo, hi) = &rows.bounds[j];
+        if rows.single[j] && a[j] == 1 {
+            if let (Some(l), Some(h)) = (lo.div_exact(n), hi.div_exact(n)) {
+                divided.push((j, l, h));
+                continue;
+            }
+        }
+        match n.as_const().and_then(|c| a[j].checked_mul(c)) {
+            Some(x) => outer[j] = x,
+            None => return Ok(None),
         }
     }
-    Ok(Some((
-        outer.0.mul(e)?,
-        s.clone(),
-        a.iter().copied().collect(),
-    )))
+    for (j, l, h) in divided {
+        rows.bounds[j] = (l, h);
+        outer[j] = 1;
+        a[j] = 0;
+    }
+    Ok(Some(outer))
 }
 
 /// The view of `v`'s function with dimensions `shape`, when its leaves
 /// regroup (module docs); `None` otherwise.
 fn regroup(v: &SymView, shape: &[Poly]) -> Result<Option<SymView>> {
-    let mut leaves = coalesced(v)?;
+    let mut rows = Rows::of(v);
+    let mut leaves = coalesced(v, &mut rows)?;
     let ncons = v.cons.len();
     // Leaves of the new view, innermost first, with their dimension.
     let mut taken: SmallVec<[(usize, Leaf); 8]> = SmallVec::new();
@@ -168,7 +244,7 @@ fn regroup(v: &SymView, shape: &[Poly]) -> Result<Option<SymView>> {
             continue;
         }
         loop {
-            let Some((e, s, a)) = leaves.pop() else {
+            let Some((e, s, mut a)) = leaves.pop() else {
                 return Ok(None);
             };
             if e == n {
@@ -177,14 +253,7 @@ fn regroup(v: &SymView, shape: &[Poly]) -> Result<Option<SymView>> {
             }
             if let Some(q) = e.div_exact(&n) {
                 // Split: the inner n of this leaf, the outer q stays.
-                let outer_a = match n.as_const() {
-                    Some(c) => a
-                        .iter()
-                        .map(|&x| x.checked_mul(c))
-                        .collect::<Option<SmallVec<[i64; 2]>>>(),
-                    None => a.iter().all(|&x| x == 0).then(|| a.clone()),
-                };
-                let Some(outer_a) = outer_a else {
+                let Some(outer_a) = split_coeffs(&mut a, &n, &mut rows)? else {
                     return Ok(None);
                 };
                 leaves.push((q, s.mul(&n)?, outer_a));
@@ -207,13 +276,13 @@ fn regroup(v: &SymView, shape: &[Poly]) -> Result<Option<SymView>> {
         ext: Polys::new(),
         stride: Polys::new(),
         dim_len: SmallVec::from_elem(0, shape.len()),
-        cons: v
-            .cons
-            .iter()
-            .map(|c| SymConstraint {
+        cons: rows
+            .bounds
+            .into_iter()
+            .map(|(lo, hi)| SymConstraint {
                 coeffs: SmallVec::new(),
-                lo: c.lo.clone(),
-                hi: c.hi.clone(),
+                lo,
+                hi,
             })
             .collect(),
         offset: v.offset.clone(),
