@@ -9,8 +9,10 @@
 //! symbolic result is checked once against the concrete one at the binding.
 
 use divan::{black_box, Bencher};
-use hlayout::symbolic::{merge, Assume, Poly, SymFlatView, SymLayout, Symbols};
-use hlayout::{FlatView, Layout};
+use hlayout::symbolic::{
+    merge, Assume, Poly, SymFlatView, SymLayout, SymMovement, SymViewStack, Symbols,
+};
+use hlayout::{FlatView, Layout, Movement, ViewStack};
 
 fn main() {
     divan::main();
@@ -247,4 +249,119 @@ fn merge_symbolic(bencher: Bencher, which: &str) {
 fn merge_concrete(bencher: Bencher, which: &str) {
     let (f, s) = checked_merge(&merge_case(which));
     bencher.bench_local(|| hlayout::merge(black_box(&f), black_box(&s)).unwrap());
+}
+
+/// A chain op over symbols and the same op on the bound stack: the stack
+/// before the op (built once), the op, the binding.
+struct ChainCase {
+    syms: Symbols,
+    before: SymViewStack,
+    op: SymMovement,
+    concrete_before: ViewStack,
+    concrete_op: Movement,
+}
+
+/// KV cache `(1024,8,64)` read up to `start_pos` (`shrink`), the permute of
+/// the heads in front, the `reshape` of a transposed `(N,4)` into `4*N`,
+/// and a `pad` of the sequence axis up to the cache length.
+fn chain_case(which: &str) -> ChainCase {
+    let mut syms = Symbols::new();
+    let (a, max) = match which {
+        "reshape" => ("N", 1 << 20),
+        _ => ("sp", 1023),
+    };
+    syms.assume(
+        a,
+        Assume {
+            min: if a == "sp" { 0 } else { 1 },
+            max,
+            ..Assume::default()
+        },
+    )
+    .unwrap();
+    let p = |s: &mut Symbols, t: &str| s.parse(t).unwrap();
+    let (shape, prep, op): (Vec<Poly>, Vec<&str>, &str) = match which {
+        "shrink" => (
+            vec![1024.into(), 8.into(), 64.into()],
+            vec![],
+            r#"["shrink",[[0,"sp+1"],[0,8],[0,64]]]"#,
+        ),
+        "permute" => (
+            vec![1024.into(), 8.into(), 64.into()],
+            vec![r#"["shrink",[[0,"sp+1"],[0,8],[0,64]]]"#],
+            r#"["permute",[1,0,2]]"#,
+        ),
+        "reshape" => (
+            vec![p(&mut syms, "N"), 4.into()],
+            vec![r#"["permute",[1,0]]"#],
+            r#"["reshape",["4*N"]]"#,
+        ),
+        _ => (
+            vec![p(&mut syms, "sp+1"), 8.into(), 64.into()],
+            vec![],
+            r#"["pad",[[0,"1023-sp"],[0,0],[0,0]]]"#,
+        ),
+    };
+    let values = [100];
+    let at = |p: &Poly| p.eval(&values).unwrap() as i64;
+    let mut before = SymViewStack::new(&shape, &syms).unwrap();
+    let mut concrete_before = ViewStack::new(&shape.iter().map(at).collect::<Vec<_>>()).unwrap();
+    for t in prep {
+        let m = SymMovement::parse(t, &mut syms).unwrap();
+        before = before.apply(&m, &syms).unwrap();
+        concrete_before = concrete_before.apply(&bind_op(&m, &values)).unwrap();
+    }
+    let op = SymMovement::parse(op, &mut syms).unwrap();
+    let concrete_op = bind_op(&op, &values);
+    // The symbolic result bound equals the concrete result as a function.
+    let got = before.clone().apply(&op, &syms).unwrap();
+    let want = concrete_before.clone().apply(&concrete_op).unwrap();
+    let bound = got.bind(&syms, &values).unwrap();
+    assert!(bound.offsets().eq(want.offsets()), "{which}");
+    ChainCase {
+        syms,
+        before,
+        op,
+        concrete_before,
+        concrete_op,
+    }
+}
+
+fn bind_op(op: &SymMovement, values: &[i64]) -> Movement {
+    let v = |p: &Poly| p.eval(values).unwrap() as i64;
+    let pairs = |a: &[(Poly, Poly)]| a.iter().map(|(x, y)| (v(x), v(y))).collect();
+    match op {
+        SymMovement::Reshape(s) => Movement::Reshape(s.iter().map(v).collect()),
+        SymMovement::Permute(p) => Movement::Permute(p.clone()),
+        SymMovement::Expand(s) => Movement::Expand(s.iter().map(v).collect()),
+        SymMovement::Pad(a) => Movement::Pad(pairs(a)),
+        SymMovement::Shrink(a) => Movement::Shrink(pairs(a)),
+        SymMovement::Flip(f) => Movement::Flip(f.clone()),
+    }
+}
+
+const CHAIN_OPS: [&str; 4] = ["shrink", "permute", "reshape", "pad"];
+
+/// One op on a clone of the stack (the clone included, as in the concrete
+/// counterpart).
+#[divan::bench(args = CHAIN_OPS)]
+fn chain_op_symbolic(bencher: Bencher, which: &str) {
+    let c = chain_case(which);
+    bencher.bench_local(|| {
+        black_box(&c.before)
+            .clone()
+            .apply(black_box(&c.op), &c.syms)
+            .unwrap()
+    });
+}
+
+#[divan::bench(args = CHAIN_OPS)]
+fn chain_op_concrete(bencher: Bencher, which: &str) {
+    let c = chain_case(which);
+    bencher.bench_local(|| {
+        black_box(&c.concrete_before)
+            .clone()
+            .apply(black_box(&c.concrete_op))
+            .unwrap()
+    });
 }

@@ -26,6 +26,7 @@ mod symbolic;
 mod symbolic_flat;
 mod symbolic_negative;
 mod symbolic_tiles;
+mod symbolic_views;
 mod view_cases;
 mod view_props;
 mod views_agree;

@@ -118,3 +118,43 @@ fn constrained_view_streams_do_not_allocate() {
     });
     assert_eq!(n, 0);
 }
+
+#[test]
+fn symbolic_movement_ops_do_not_allocate() {
+    // Invariant: an op on a symbolic stack of rank <= 8 with one- and
+    // two-term polynomials edits it in place, with no heap.
+    use hlayout::symbolic::{Assume, SymMovement, SymViewStack, Symbols};
+    let mut s = Symbols::new();
+    s.assume(
+        "sp",
+        Assume {
+            min: 0,
+            max: 1023,
+            divisible_by: 1,
+        },
+    )
+    .unwrap();
+    let shape = [1024.into(), 8.into(), 64.into()];
+    let ops: Vec<SymMovement> = [
+        r#"["shrink",[[0,"sp+1"],[0,8],[0,64]]]"#,
+        r#"["permute",[1,0,2]]"#,
+        r#"["flip",[false,true,false]]"#,
+        r#"["pad",[[0,0],[0,"1023-sp"],[0,0]]]"#,
+        r#"["shrink",[[0,8],[1,1023],[0,64]]]"#,
+        r#"["permute",[2,0,1]]"#,
+        r#"["reshape",[1,512,1022]]"#,
+        r#"["expand",[4,512,1022]]"#,
+    ]
+    .iter()
+    .map(|t| SymMovement::parse(t, &mut s).unwrap())
+    .collect();
+    let mut t = SymViewStack::new(&shape, &s).unwrap();
+    for op in &ops {
+        let input = t.clone();
+        let mut out = None;
+        let n = allocations_during(|| out = Some(input.apply(op, &s).unwrap()));
+        t = out.unwrap();
+        assert_eq!(n, 0, "{} -> {}", op.show(&s), t.show(&s));
+    }
+    assert_eq!(t.views().len(), 1);
+}

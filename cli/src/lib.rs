@@ -12,6 +12,7 @@
 //! - [`expr`]: kernel expressions, for `hlayout expr` and the protocol's `expr`.
 //! - [`symbolic`]: symbolic extents (polynomial leaves, `assume`, `bind`) in
 //!   batch requests and on the command line.
+//! - [`sym_chain`]: the protocol's `chain` over symbols.
 //!
 //! `src/main.rs` only parses arguments and calls into these modules.
 
@@ -28,4 +29,5 @@ pub mod smem;
 mod sym_flat;
 mod sym_tiles;
 pub mod sym_expr;
+pub mod sym_chain;
 pub mod symbolic;

@@ -15,7 +15,8 @@
 //! divide, as on the concrete path), `logical_product`, `right_inverse`,
 //! `left_inverse`, `blocked_product`, `raked_product` (`sym_tiles.rs`), `merge`
 //! and `flatten` (flat views whose numbers may be polynomial text:
-//! `sym_flat.rs`), and `eval` with
+//! `sym_flat.rs`), `expr` of a layout (`sym_expr.rs`), `chain`
+//! ([`sym_chain`](crate::sym_chain)) and `eval` with
 //! `"bind"` (the offsets of the layout at the bound values). Every other op
 //! over symbols is refused with an error naming it as not supported over
 //! symbols yet; never a wrong answer. A refusal of the library for want of a
@@ -44,7 +45,7 @@ type Req = Map<String, Value>;
 /// The ops answered over symbols.
 pub const SUPPORTED: &str = "eval (with bind), coalesce, complement, compose, logical_divide, \
 zipped_divide, logical_product, right_inverse, left_inverse, blocked_product, raked_product, \
-merge, flatten, expr (of a layout)";
+merge, flatten, expr (of a layout), chain (offsets with bind)";
 
 /// The layout fields of a request.
 const LAYOUT_FIELDS: [&str; 3] = ["layout", "a", "b"];
@@ -251,6 +252,10 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
             let reply = crate::sym_expr::layout_expr(&f, &l, &syms)?;
             Ok(Reply::Json(reply.map_err(|e| lib("", e))?))
         }
+        "chain" => crate::sym_chain::chain(&f, &mut syms, limits).map_err(|e| match e {
+            crate::sym_chain::ChainError::Plain(m) => Refusal::from(m),
+            crate::sym_chain::ChainError::Lib(what, e) => lib(&what, *e),
+        }),
         _ => Err(unsupported(op, "this op is")),
     }
 }

@@ -17,6 +17,7 @@ mod protocol;
 mod smem;
 mod sym_flat;
 mod sym_tiles;
+mod sym_chain;
 mod symbolic;
 mod view_chains;
 mod vocabulary;

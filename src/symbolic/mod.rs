@@ -14,6 +14,8 @@
 //!   with its validity constraints (`predicated.rs`).
 //! - [`SymFlatView`], [`merge`], [`SymLayout::flatten`]: tinygrad's flat
 //!   views over symbols, the merge of two of them and flattening.
+//! - [`SymView`], [`SymViewStack`], [`SymMovement`]: views and tinygrad's
+//!   movement ops over symbols, [`SymViewStack::bind`] to a concrete stack.
 //!
 //! The contract of every operation: an answer, bound to any allowed values,
 //! equals the concrete operation's answer as a function; when no answer was
@@ -57,6 +59,7 @@ mod predicated;
 mod products;
 mod prove;
 mod symbols;
+mod view;
 
 pub use flat_flatten::{ShowFlattenReport, SymFlattenReport, SymModeObstruction};
 pub use flat_merge::merge;
@@ -67,3 +70,6 @@ pub use poly::{Poly, Term};
 pub use predicated::{ShowPredicated, SymPredicated};
 pub use prove::{Fact, Truth};
 pub use symbols::{check_name, Assume, Show, Symbols, DEFAULT_SYMBOL_MAX, MAX_NAME_BYTES};
+pub use view::{
+    ShowMovement, ShowStack, ShowView, SymConstraint, SymMovement, SymView, SymViewStack,
+};

@@ -172,7 +172,7 @@ impl Poly {
         if b.is_empty() {
             return Ok(self.clone());
         }
-        let mut out: SmallVec<[Term; 2]> = SmallVec::with_capacity(a.len() + b.len());
+        let mut out: SmallVec<[Term; 2]> = SmallVec::new();
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
             let (x, y) = (a[i], b[j]);

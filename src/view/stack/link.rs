@@ -55,6 +55,9 @@ pub(super) struct Link {
     /// lower view when simplifying.
     pub(super) log: Vec<Logged>,
     pub(super) refused: Refusal,
+    /// The upper view was not built by `log` from a contiguous view (the
+    /// stack was assembled from given views): never replay.
+    pub(super) opaque: bool,
 }
 
 /// What is known of a pair that did not merge, so that it is not decided again.
@@ -120,7 +123,7 @@ impl Link {
         if self.refused.witness.is_some() {
             return Ok(None);
         }
-        if self.refused.replay_fails_at.is_none() {
+        if !self.opaque && self.refused.replay_fails_at.is_none() {
             match replay(lower, &self.log)? {
                 Ok(v) => return Ok(Some(v)),
                 Err(at) => self.refused.replay_fails_at = Some(at),

@@ -104,6 +104,42 @@ impl ViewStack {
         }
     }
 
+    /// The stack of `views`, bottom (reading the buffer) first, each above
+    /// the bottom one indexing row-major into the shape of the view below
+    /// (its offsets should lie in `[0, size)` of that shape; an offset
+    /// outside is an invalid element, as in [`ViewStack::eval`]). Adjacent
+    /// views are merged where they merge exactly. O(views) plus the merges.
+    ///
+    /// # Errors
+    /// [`Error::BadMovement`] for an empty list; [`Error::Overflow`] from a
+    /// merge.
+    ///
+    /// ```
+    /// use hlayout::{View, ViewStack};
+    /// let lower = View::contiguous(&[4, 6])?;
+    /// let upper = ViewStack::new(&[6, 4])?.permute(&[1, 0])?.views()[0].clone();
+    /// let s = ViewStack::from_views(vec![lower, upper])?;
+    /// assert_eq!(s.views().len(), 1);
+    /// assert_eq!(s.eval(&[1, 2])?, Some(9));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn from_views(views: Vec<View>) -> Result<ViewStack> {
+        if views.is_empty() {
+            return Err(Error::BadMovement {
+                op: "view stack",
+                why: "a stack needs at least one view".into(),
+            });
+        }
+        let links = (1..views.len())
+            .map(|_| Link {
+                log: Vec::new(),
+                refused: Refusal::default(),
+                opaque: true,
+            })
+            .collect();
+        simplify(views, links)
+    }
+
     /// The views, bottom first.
     ///
     /// ```
@@ -215,6 +251,7 @@ impl ViewStack {
         self.links.push(Link {
             log: vec![record()],
             refused: Refusal::default(),
+            opaque: false,
         });
         simplify(self.views, self.links)
     }
@@ -417,6 +454,7 @@ fn simplify(mut views: Vec<View>, mut links: Vec<Link>) -> Result<ViewStack> {
                 let upper = links.remove(k - 2);
                 if k > 2 {
                     let below = &mut links[k - 3];
+                    below.opaque |= upper.opaque;
                     below.log.extend(upper.log);
                     below.refused = Refusal::default();
                 }

@@ -1,0 +1,344 @@
+//! [`SymMovement`]: a movement op whose sizes and amounts are polynomials,
+//! parsed from the batch protocol's JSON form, where a symbolic number is a
+//! string (`["shrink",[[0,"sp+1"],[0,64]]]`, `["pad",[["j",0],[0,0]]]`).
+
+use std::fmt;
+
+use super::super::poly::Poly;
+use super::super::symbols::Symbols;
+use super::SymViewStack;
+use crate::error::{Error, Result};
+use crate::view::{Movement, MovementKind};
+
+/// One movement op over symbols; the counterpart of [`Movement`].
+///
+/// ```
+/// use hlayout::symbolic::{SymMovement, Symbols};
+/// let mut s = Symbols::new();
+/// let m = SymMovement::parse(r#"["pad", [["j", 0], [0, 0]]]"#, &mut s)?;
+/// assert_eq!(m.show(&s).to_string(), r#"["pad",[["j",0],[0,0]]]"#);
+/// assert_eq!(m.kind(), hlayout::MovementKind::Pad);
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SymMovement {
+    /// The new shape (same number of elements).
+    Reshape(Vec<Poly>),
+    /// New dimension `k` is old dimension `perm[k]`.
+    Permute(Vec<usize>),
+    /// The new shape: extent-1 dimensions broadcast (stride 0).
+    Expand(Vec<Poly>),
+    /// `(before, after)` invalid elements per dimension.
+    Pad(Vec<(Poly, Poly)>),
+    /// `[begin, end)` kept per dimension.
+    Shrink(Vec<(Poly, Poly)>),
+    /// Whether each dimension is reversed.
+    Flip(Vec<bool>),
+}
+
+impl From<&Movement> for SymMovement {
+    /// The op with every number a constant polynomial.
+    fn from(m: &Movement) -> SymMovement {
+        let polys = |v: &[i64]| v.iter().map(|&x| Poly::constant(x)).collect();
+        let pairs = |v: &[(i64, i64)]| {
+            v.iter()
+                .map(|&(a, b)| (Poly::constant(a), Poly::constant(b)))
+                .collect()
+        };
+        match m {
+            Movement::Reshape(v) => SymMovement::Reshape(polys(v)),
+            Movement::Permute(p) => SymMovement::Permute(p.clone()),
+            Movement::Expand(v) => SymMovement::Expand(polys(v)),
+            Movement::Pad(v) => SymMovement::Pad(pairs(v)),
+            Movement::Shrink(v) => SymMovement::Shrink(pairs(v)),
+            Movement::Flip(f) => SymMovement::Flip(f.clone()),
+        }
+    }
+}
+
+impl SymMovement {
+    /// Which op this is.
+    ///
+    /// ```
+    /// use hlayout::symbolic::SymMovement;
+    /// assert_eq!(SymMovement::Flip(vec![true]).kind(), hlayout::MovementKind::Flip);
+    /// ```
+    pub fn kind(&self) -> MovementKind {
+        match self {
+            SymMovement::Reshape(_) => MovementKind::Reshape,
+            SymMovement::Permute(_) => MovementKind::Permute,
+            SymMovement::Expand(_) => MovementKind::Expand,
+            SymMovement::Pad(_) => MovementKind::Pad,
+            SymMovement::Shrink(_) => MovementKind::Shrink,
+            SymMovement::Flip(_) => MovementKind::Flip,
+        }
+    }
+
+    /// Parses the protocol's JSON form: a number is a JSON integer or a
+    /// string of polynomial text (new symbols join `syms` with the default
+    /// assumptions). O(length).
+    ///
+    /// # Errors
+    /// [`Error::Parse`] with the byte position; [`Error::UnknownName`] for
+    /// an unknown op; those of [`Symbols::parse`].
+    ///
+    /// ```
+    /// use hlayout::symbolic::{SymMovement, Symbols};
+    /// let mut s = Symbols::new();
+    /// let m = SymMovement::parse(r#"["shrink",[[0,"sp+1"],[0,64]]]"#, &mut s)?;
+    /// assert!(matches!(m, SymMovement::Shrink(ref v) if v.len() == 2));
+    /// assert!(SymMovement::parse(r#"["shrink",[[0,"sp+"]]]"#, &mut s).is_err());
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn parse(text: &str, syms: &mut Symbols) -> Result<SymMovement> {
+        let mut p = Cursor { text, pos: 0 };
+        p.eat('[', "'['")?;
+        let name = p.string()?;
+        let kind: MovementKind = name.parse()?;
+        p.eat(',', "','")?;
+        let op = match kind {
+            MovementKind::Reshape => SymMovement::Reshape(p.list(|c| c.poly(syms))?),
+            MovementKind::Permute => SymMovement::Permute(p.list(Cursor::axis)?),
+            MovementKind::Expand => SymMovement::Expand(p.list(|c| c.poly(syms))?),
+            MovementKind::Pad => SymMovement::Pad(p.list(|c| c.pair(syms))?),
+            MovementKind::Shrink => SymMovement::Shrink(p.list(|c| c.pair(syms))?),
+            MovementKind::Flip => SymMovement::Flip(p.list(Cursor::flag)?),
+        };
+        p.eat(']', "']'")?;
+        p.skip_space();
+        match p.peek() {
+            None => Ok(op),
+            Some(c) => Err(p.error("end of input", Some(c))),
+        }
+    }
+
+    /// A `Display` in the protocol's JSON form: constants as integers,
+    /// other polynomials as strings.
+    ///
+    /// See [`SymMovement`] for an example.
+    pub fn show<'a>(&'a self, syms: &'a Symbols) -> ShowMovement<'a> {
+        ShowMovement { m: self, syms }
+    }
+}
+
+/// A [`SymMovement`] with its symbol names (see [`SymMovement::show`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ShowMovement<'a> {
+    m: &'a SymMovement,
+    syms: &'a Symbols,
+}
+
+impl fmt::Display for ShowMovement<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let num = |f: &mut fmt::Formatter<'_>, p: &Poly| match p.as_const() {
+            Some(c) => write!(f, "{c}"),
+            None => write!(f, "\"{}\"", self.syms.show(p)),
+        };
+        let list =
+            |f: &mut fmt::Formatter<'_>,
+             n: usize,
+             item: &dyn Fn(&mut fmt::Formatter<'_>, usize) -> fmt::Result| {
+                f.write_str("[")?;
+                for k in 0..n {
+                    if k > 0 {
+                        f.write_str(",")?;
+                    }
+                    item(f, k)?;
+                }
+                f.write_str("]")
+            };
+        write!(f, "[\"{}\",", self.m.kind())?;
+        match self.m {
+            SymMovement::Reshape(v) | SymMovement::Expand(v) => {
+                list(f, v.len(), &|f, k| num(f, &v[k]))
+            }
+            SymMovement::Permute(v) => list(f, v.len(), &|f, k| write!(f, "{}", v[k])),
+            SymMovement::Pad(v) | SymMovement::Shrink(v) => list(f, v.len(), &|f, k| {
+                f.write_str("[")?;
+                num(f, &v[k].0)?;
+                f.write_str(",")?;
+                num(f, &v[k].1)?;
+                f.write_str("]")
+            }),
+            SymMovement::Flip(v) => list(f, v.len(), &|f, k| write!(f, "{}", v[k])),
+        }?;
+        f.write_str("]")
+    }
+}
+
+impl SymViewStack {
+    /// Applies one movement op (the method of the same name with the op's
+    /// argument); a chain is a fold:
+    /// `ops.iter().try_fold(stack, |t, op| t.apply(op, &syms))`.
+    ///
+    /// # Errors
+    /// Those of the op.
+    ///
+    /// ```
+    /// use hlayout::symbolic::{SymMovement, SymViewStack, Symbols};
+    /// let mut s = Symbols::new();
+    /// let ops = [r#"["reshape",[2,"N"]]"#, r#"["permute",[1,0]]"#]
+    ///     .iter()
+    ///     .map(|t| SymMovement::parse(t, &mut s))
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// let t = SymViewStack::new(&[s.parse("2*N")?], &s)?;
+    /// let t = ops.iter().try_fold(t, |t, op| t.apply(op, &s))?;
+    /// assert_eq!(t.show(&s).to_string(), "(N,2):(1,N)");
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn apply(self, op: &SymMovement, syms: &Symbols) -> Result<SymViewStack> {
+        match op {
+            SymMovement::Reshape(s) => self.reshape(s, syms),
+            SymMovement::Permute(p) => self.permute(p, syms),
+            SymMovement::Expand(s) => self.expand(s, syms),
+            SymMovement::Pad(a) => self.pad(a, syms),
+            SymMovement::Shrink(a) => self.shrink(a, syms),
+            SymMovement::Flip(f) => self.flip(f, syms),
+        }
+    }
+}
+
+/// A position in movement-op text.
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+
+    fn error(&self, expected: &'static str, found: Option<char>) -> Error {
+        Error::Parse {
+            pos: self.pos,
+            expected,
+            found,
+        }
+    }
+
+    fn skip_space(&mut self) {
+        while let Some(c) = self.peek().filter(|c| c.is_ascii_whitespace()) {
+            self.pos += c.len_utf8();
+        }
+    }
+
+    fn eat(&mut self, c: char, expected: &'static str) -> Result<()> {
+        self.skip_space();
+        match self.peek() {
+            Some(d) if d == c => {
+                self.pos += 1;
+                Ok(())
+            }
+            other => Err(self.error(expected, other)),
+        }
+    }
+
+    /// A double-quoted string (no escapes).
+    fn string(&mut self) -> Result<&str> {
+        self.eat('"', "'\"'")?;
+        let rest = &self.text[self.pos..];
+        let len = rest.find('"').ok_or(Error::Parse {
+            pos: self.text.len(),
+            expected: "'\"'",
+            found: None,
+        })?;
+        self.pos += len + 1;
+        Ok(&rest[..len])
+    }
+
+    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Result<T>) -> Result<Vec<T>> {
+        self.eat('[', "'['")?;
+        let mut out = Vec::new();
+        self.skip_space();
+        if self.peek() == Some(']') {
+            self.pos += 1;
+            return Ok(out);
+        }
+        loop {
+            out.push(item(self)?);
+            self.skip_space();
+            match self.peek() {
+                Some(',') => self.pos += 1,
+                Some(']') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                other => return Err(self.error("',' or ']'", other)),
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<(&str, usize)> {
+        self.skip_space();
+        let start = self.pos;
+        let rest = &self.text[start..];
+        let sign = usize::from(rest.starts_with('-'));
+        let digits = rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            self.pos += sign;
+            return Err(self.error("an integer or polynomial text in a string", self.peek()));
+        }
+        self.pos += sign + digits;
+        Ok((&rest[..sign + digits], start))
+    }
+
+    /// An integer, or polynomial text in a string.
+    fn poly(&mut self, syms: &mut Symbols) -> Result<Poly> {
+        self.skip_space();
+        if self.peek() == Some('"') {
+            let start = self.pos + 1;
+            let text = self.string()?;
+            let p = syms.parse(text).map_err(|e| match e {
+                Error::Parse {
+                    pos,
+                    expected,
+                    found,
+                } => Error::Parse {
+                    pos: start + pos,
+                    expected,
+                    found,
+                },
+                e => e,
+            })?;
+            syms.check(&p)?;
+            return Ok(p);
+        }
+        let (text, start) = self.number()?;
+        let v: i64 = text.parse().map_err(|_| Error::Parse {
+            pos: start,
+            expected: "an integer within i64",
+            found: text.chars().next(),
+        })?;
+        Ok(Poly::constant(v))
+    }
+
+    fn axis(&mut self) -> Result<usize> {
+        let (text, start) = self.number()?;
+        text.parse().map_err(|_| Error::Parse {
+            pos: start,
+            expected: "an axis (a non-negative integer)",
+            found: text.chars().next(),
+        })
+    }
+
+    fn pair(&mut self, syms: &mut Symbols) -> Result<(Poly, Poly)> {
+        self.eat('[', "'['")?;
+        let a = self.poly(syms)?;
+        self.eat(',', "','")?;
+        let b = self.poly(syms)?;
+        self.eat(']', "']'")?;
+        Ok((a, b))
+    }
+
+    fn flag(&mut self) -> Result<bool> {
+        self.skip_space();
+        for (word, v) in [("true", true), ("false", false)] {
+            if self.text[self.pos..].starts_with(word) {
+                self.pos += word.len();
+                return Ok(v);
+            }
+        }
+        Err(self.error("true or false", self.peek()))
+    }
+}
