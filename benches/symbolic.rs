@@ -9,6 +9,7 @@
 //! symbolic result is checked once against the concrete one at the binding.
 
 use divan::{black_box, Bencher};
+use hlayout::codegen::{self, Input};
 use hlayout::symbolic::{
     merge, Assume, Poly, SymFlatView, SymLayout, SymMovement, SymViewStack, Symbols,
 };
@@ -364,4 +365,40 @@ fn chain_op_concrete(bencher: Bencher, which: &str) {
             .apply(black_box(&c.concrete_op))
             .unwrap()
     });
+}
+
+/// The kernel expression of `(B,4,S):(1,B*S,B)` (a transposed KV-style
+/// tile, three leaves, two divisions by symbols) and of its binding.
+fn expr_case() -> (Symbols, SymLayout, Layout) {
+    let mut s = Symbols::new();
+    for name in ["B", "S"] {
+        let a = Assume {
+            max: 1 << 16,
+            ..Assume::default()
+        };
+        s.assume(name, a).unwrap();
+    }
+    let l = SymLayout::parse("(B,4,S):(1,B*S,B)", &mut s).unwrap();
+    let c = l.bind(&s, &[8, 1024]).unwrap();
+    let k = codegen::sym_layout(&l, &s, Input::Linear).unwrap();
+    let ck = codegen::layout(&c, Input::Linear).unwrap();
+    assert!(k.kernel().div_mod_count() <= ck.div_mod_count());
+    (s, l, c)
+}
+
+#[divan::bench]
+fn expr_symbolic(bencher: Bencher) {
+    let (s, l, _) = expr_case();
+    bencher.bench_local(|| {
+        codegen::sym_layout(black_box(&l), &s, Input::Linear)
+            .unwrap()
+            .kernel()
+            .c()
+    });
+}
+
+#[divan::bench]
+fn expr_concrete(bencher: Bencher) {
+    let (_, _, c) = expr_case();
+    bencher.bench_local(|| codegen::layout(black_box(&c), Input::Linear).unwrap().c());
 }
