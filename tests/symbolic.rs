@@ -294,7 +294,7 @@ fn the_prover_decides_the_facts_the_algebra_needs() {
 
 /// Flat layout text with leaf `k` of the shape (`stride = false`) or of the
 /// stride replaced by `N`.
-fn text(shape: &[i64], stride: &[i64], k: Option<(usize, bool)>) -> String {
+pub(crate) fn text(shape: &[i64], stride: &[i64], k: Option<(usize, bool)>) -> String {
     let leaf = |v: i64, i: usize, is_stride: bool| match k {
         Some((j, st)) if j == i && st == is_stride => "N".to_string(),
         _ => v.to_string(),
@@ -319,14 +319,14 @@ fn composed(a: &Layout, b: &Layout) -> Option<Vec<i64>> {
         .collect()
 }
 
-fn values(l: &Layout) -> Vec<i64> {
+pub(crate) fn values(l: &Layout) -> Vec<i64> {
     (0..l.size())
         .map(|i| l.eval(i).expect("in domain"))
         .collect()
 }
 
 /// The allowed values of N (id 0) in its range.
-fn allowed(s: &Symbols) -> Vec<i64> {
+pub(crate) fn allowed(s: &Symbols) -> Vec<i64> {
     let a = s.assumption(s.id("N").expect("N is used"));
     (a.min..=a.max).filter(|v| a.allows(*v)).collect()
 }
@@ -429,7 +429,7 @@ fn parse_need(s: &mut Symbols, need: &str) -> Option<Fact> {
     }
 }
 
-fn flat(max_rank: usize) -> impl Strategy<Value = (Vec<i64>, Vec<i64>)> {
+pub(crate) fn flat(max_rank: usize) -> impl Strategy<Value = (Vec<i64>, Vec<i64>)> {
     prop::collection::vec((1i64..=6, 0i64..=12), 1..=max_rank).prop_map(|v| v.into_iter().unzip())
 }
 
@@ -511,7 +511,7 @@ fn compose_census_over_random_abstractions() {
 /// concrete one at every allowed binding: an answer agrees as a function
 /// wherever the concrete operation answers, and the concrete operation
 /// answers at every binding. Returns whether the symbolic one answered.
-fn check_unary(
+pub(crate) fn check_unary(
     what: &str,
     texts: &[&str],
     s: &mut Symbols,
@@ -555,7 +555,8 @@ fn check_unary(
 
 /// Random flat layout text with one leaf (or none) replaced by N, and N's
 /// assumptions: multiples of a divisor of the replaced value around it.
-fn abstracted() -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize, bool, i64, i64, usize)> {
+pub(crate) fn abstracted(
+) -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize, bool, i64, i64, usize)> {
     (
         flat(3),
         0usize..3,
@@ -567,7 +568,7 @@ fn abstracted() -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize, bool, i64, 
         .prop_map(|((s, d), k, st, lo, hi, dp)| (s, d, k, st, lo, hi, dp))
 }
 
-fn n_for(v: i64, below: i64, above: i64, div_pick: usize) -> Option<Symbols> {
+pub(crate) fn n_for(v: i64, below: i64, above: i64, div_pick: usize) -> Option<Symbols> {
     if v < 1 || below + above == 0 {
         return None;
     }
@@ -705,7 +706,7 @@ fn census_of_complement_divide_and_product_answers() {
 // Named cases: the examples and the worked examples of
 // docs/symbolic.md, each checked at several bindings, the extremes included.
 
-fn syms(assume: &[(&str, i64, i64, i64)]) -> Symbols {
+pub(crate) fn syms(assume: &[(&str, i64, i64, i64)]) -> Symbols {
     let mut s = Symbols::new();
     for &(n, min, max, d) in assume {
         s.assume(
@@ -722,7 +723,7 @@ fn syms(assume: &[(&str, i64, i64, i64)]) -> Symbols {
 }
 
 /// Every binding of the symbols to values in `picks` that the assumptions allow.
-fn each_binding(s: &Symbols, picks: &[i64]) -> Vec<Vec<i64>> {
+pub(crate) fn each_binding(s: &Symbols, picks: &[i64]) -> Vec<Vec<i64>> {
     let mut all = vec![vec![]];
     for id in 0..s.len() as u8 {
         let a = s.assumption(id);
@@ -740,7 +741,12 @@ fn each_binding(s: &Symbols, picks: &[i64]) -> Vec<Vec<i64>> {
     all
 }
 
-fn same_at(got: &SymLayout, want: impl Fn(&[i64]) -> Layout, s: &Symbols, picks: &[i64]) {
+pub(crate) fn same_at(
+    got: &SymLayout,
+    want: impl Fn(&[i64]) -> Layout,
+    s: &Symbols,
+    picks: &[i64],
+) {
     let bindings = each_binding(s, picks);
     assert!(bindings.len() > 2);
     for b in bindings {

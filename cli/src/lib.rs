@@ -24,6 +24,8 @@ pub mod draw;
 pub mod expr;
 pub mod fields;
 pub mod show;
+pub mod show_tiles;
 pub mod smem;
 pub mod sym_chain;
+mod sym_tiles;
 pub mod symbolic;

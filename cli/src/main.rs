@@ -109,6 +109,21 @@ fn command() -> Command {
                         .value_name("NAME=VALUE,...")
                         .help("Values of the symbols (within their assumptions): print the concrete layout and its grid")
                         .action(clap::ArgAction::Append),
+                )
+                .arg(
+                    Arg::new("divide")
+                        .long("divide")
+                        .value_name("TILE")
+                        .help("Divide by TILE even where it does not divide the layout: the view over the rounded-up tile count, '.' past the end (one --divide per trailing mode for a tiler by mode)")
+                        .action(clap::ArgAction::Append),
+                )
+                .arg(
+                    Arg::new("form")
+                        .long("form")
+                        .value_parser(hlayout_cli::show_tiles::FORMS)
+                        .default_value("logical")
+                        .requires("divide")
+                        .help("With --divide: how the divide gathers its pieces"),
                 ),
         )
         .subcommand(
@@ -312,6 +327,33 @@ fn main() -> ExitCode {
             let text = m.get_one::<String>("LAYOUT").map_or("", String::as_str);
             let assumes = many(m, "assume");
             let binds = many(m, "bind");
+            let tiles = many(m, "divide");
+            if !tiles.is_empty() {
+                if hlayout_cli::symbolic::text_has_symbol(text)
+                    || !assumes.is_empty()
+                    || !binds.is_empty()
+                {
+                    eprintln!("hlayout show: --divide takes a concrete layout (over symbols: the library's SymLayout::predicated_divide)");
+                    return ExitCode::FAILURE;
+                }
+                let form = m
+                    .get_one::<String>("form")
+                    .map_or("logical", String::as_str);
+                let shown = text
+                    .parse::<hlayout::Layout>()
+                    .map_err(|e| e.to_string())
+                    .and_then(|l| hlayout_cli::show_tiles::report(&l, &tiles, form));
+                return match shown {
+                    Ok(t) => {
+                        print!("{t}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("hlayout show: {e}");
+                        ExitCode::FAILURE
+                    }
+                };
+            }
             if hlayout_cli::symbolic::text_has_symbol(text)
                 || !assumes.is_empty()
                 || !binds.is_empty()

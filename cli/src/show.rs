@@ -88,18 +88,32 @@ pub fn grid(l: &Layout) -> String {
 /// At most [`MAX_GRID_COLS`] columns and [`MAX_GRID_CELLS`] cells are
 /// printed, so the text is O(min(size, MAX_GRID_CELLS)) whatever the layout.
 pub fn grid_of(rows: i64, size: i64, at: impl Fn(i64) -> i64) -> String {
+    grid_of_valid(rows, size, |i| Some(at(i)))
+}
+
+/// [`grid_of`] of a function that may be undefined: `.` where `at` is `None`.
+///
+/// ```
+/// let g = hlayout_cli::show::grid_of_valid(1, 3, |i| (i < 2).then_some(i));
+/// assert_eq!(g, "    0 1 2\n  +------\n0 | 0 1 .\n");
+/// ```
+pub fn grid_of_valid(rows: i64, size: i64, at: impl Fn(i64) -> Option<i64>) -> String {
     let cols = size / rows;
     // At most MAX_GRID_COLS columns and MAX_GRID_CELLS cells: the first ones.
     let shown_cols = cols.min(MAX_GRID_COLS);
     let shown_rows = rows.min((MAX_GRID_CELLS / shown_cols.max(1)).max(1));
     let cut_cols = shown_cols < cols;
-    let cells: Vec<Vec<i64>> = (0..shown_rows)
-        .map(|r| (0..shown_cols).map(|c| at(r * cols + c)).collect())
+    let cells: Vec<Vec<String>> = (0..shown_rows)
+        .map(|r| {
+            (0..shown_cols)
+                .map(|c| at(r * cols + c).map_or_else(|| ".".to_string(), |v| v.to_string()))
+                .collect()
+        })
         .collect();
     let width = cells
         .iter()
         .flatten()
-        .map(|v| v.to_string().len())
+        .map(String::len)
         .max()
         .unwrap_or(1)
         .max(shown_cols.to_string().len());

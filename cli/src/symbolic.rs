@@ -12,9 +12,10 @@
 //! Over symbols the library ([`hlayout::symbolic`]) answers `coalesce`,
 //! `complement` (the cotarget defaults to the cosize, `1 + Σ (s−1)·|d|`),
 //! `compose`, `logical_divide`, `zipped_divide` (a layout tiler: the logical
-//! divide, as on the concrete path), `logical_product`, `eval` with
-//! `"bind"` (the offsets of the layout at the bound values), and `chain`
-//! ([`sym_chain`](crate::sym_chain)). Every other op
+//! divide, as on the concrete path), `logical_product`, `right_inverse`,
+//! `left_inverse`, `blocked_product`, `raked_product` (`sym_tiles.rs`),
+//! `chain` ([`sym_chain`](crate::sym_chain)), and `eval` with
+//! `"bind"` (the offsets of the layout at the bound values). Every other op
 //! over symbols is refused with an error naming it as not supported over
 //! symbols yet; never a wrong answer. A refusal of the library for want of a
 //! fact is `{"error": …, "needs": [F, …]}`.
@@ -41,7 +42,8 @@ type Req = Map<String, Value>;
 
 /// The ops answered over symbols.
 pub const SUPPORTED: &str = "eval (with bind), coalesce, complement, compose, logical_divide, \
-zipped_divide, logical_product, chain (offsets with bind)";
+zipped_divide, logical_product, right_inverse, left_inverse, blocked_product, raked_product, \
+chain (offsets with bind)";
 
 /// The layout fields of a request.
 const LAYOUT_FIELDS: [&str; 3] = ["layout", "a", "b"];
@@ -235,6 +237,16 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
             crate::sym_chain::ChainError::Plain(m) => Refusal::from(m),
             crate::sym_chain::ChainError::Lib(what, e) => lib(&what, *e),
         }),
+        _ if crate::sym_tiles::UNARY.contains(&op) => {
+            let l = layout("layout", &mut syms)?;
+            let r = crate::sym_tiles::unary(op, &l, &syms).map_err(|e| lib("", e))?;
+            Ok(text(r, &syms))
+        }
+        _ if crate::sym_tiles::BINARY.contains(&op) => {
+            let (a, b) = (layout("a", &mut syms)?, layout("b", &mut syms)?);
+            let r = crate::sym_tiles::binary(op, &a, &b, &syms).map_err(|e| lib("", e))?;
+            Ok(text(r, &syms))
+        }
         _ => Err(unsupported(op, "this op is")),
     }
 }

@@ -16,6 +16,7 @@ mod merge_cases;
 mod protocol;
 mod smem;
 mod sym_chain;
+mod sym_tiles;
 mod symbolic;
 mod view_chains;
 mod vocabulary;

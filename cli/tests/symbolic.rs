@@ -75,7 +75,7 @@ fn concrete(req: &Value, values: &[(&str, i64)]) -> Value {
     Value::Object(out)
 }
 
-fn reply(req: &Value) -> Value {
+pub(crate) fn reply(req: &Value) -> Value {
     serde_json::from_str(&respond(&req.to_string())).unwrap()
 }
 
@@ -95,7 +95,7 @@ fn same_function(x: &Layout, y: &Layout) -> bool {
 
 /// Checks the symbolic answer of `req` against the concrete one at every
 /// binding of `bindings`.
-fn check(req: Value, bindings: &[&[(&str, i64)]]) {
+pub(crate) fn check(req: Value, bindings: &[&[(&str, i64)]]) {
     let out = reply(&req);
     let text = out["layout"]
         .as_str()
@@ -329,10 +329,6 @@ fn unsupported_ops_are_named() {
     // Invariant: an op the library does not answer over symbols yet is refused, naming it; never a concrete guess.
     let reqs = [
         r#"{"op":"flatten","layout":"(N,4):(4,1)"}"#,
-        r#"{"op":"right_inverse","layout":"(N,4):(4,1)"}"#,
-        r#"{"op":"left_inverse","layout":"(N,4):(4,1)"}"#,
-        r#"{"op":"blocked_product","a":"(N,4):(4,1)","b":"2:1"}"#,
-        r#"{"op":"raked_product","a":"(N,4):(4,1)","b":"2:1"}"#,
         r#"{"op":"expr","layout":"(N,4):(4,1)","lang":"c"}"#,
         r#"{"op":"chain","shape":["N",4],"ops":[],"expr":"c"}"#,
         r#"{"op":"merge","first":{"shape":["i",4],"strides":[4,1]},"second":{"shape":[4],"strides":[1]}}"#,

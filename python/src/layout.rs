@@ -373,6 +373,28 @@ impl PyLayout {
         ))
     }
 
+    /// The divide by `tiler` (a layout or one per trailing mode) over the
+    /// rounded-up tile count, as a `View` valid where the tile reads `self`;
+    /// `form` is 'logical', 'zipped', 'tiled' or 'flat'.
+    #[pyo3(signature = (tiler, form="logical"))]
+    fn predicated_divide(
+        &self,
+        tiler: &Bound<'_, PyAny>,
+        form: &str,
+    ) -> PyResult<crate::view::PyView> {
+        let how = crate::symtiles::form(form)?;
+        let v = self
+            .inner
+            .predicated_divide(&self::tiler(tiler, "tiler")?, how)
+            .py()?;
+        let recipe = format!(
+            "{}.predicated_divide({}, '{form}')",
+            self.repr(),
+            tiler.repr()?
+        );
+        Ok(crate::view::PyView::new(v, recipe))
+    }
+
     /// The blocked product (each mode of `self` is the inner block).
     fn blocked_product(&self, b: &PyLayout) -> PyResult<PyLayout> {
         Ok(PyLayout::wrap(self.inner.blocked_product(&b.inner).py()?))

@@ -13,6 +13,7 @@ mod layout;
 mod loops;
 mod smem;
 mod symbolic;
+mod symtiles;
 mod tuple;
 mod view;
 
@@ -30,6 +31,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<composed::PySwizzle>()?;
     m.add_class::<composed::PyComposedLayout>()?;
     m.add_class::<symbolic::PySymLayout>()?;
+    m.add_class::<symtiles::PySymPredicated>()?;
     m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;

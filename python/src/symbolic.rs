@@ -45,6 +45,11 @@ const ASSUME: &str = "a dict {name: {'min': .., 'max': .., 'divisible_by': ..}} 
 or a list of tinygrad Variables";
 
 impl PySymLayout {
+    /// A layout and its table.
+    pub(crate) fn from_parts(syms: Symbols, inner: SymLayout) -> PySymLayout {
+        PySymLayout { syms, inner }
+    }
+
     fn text(&self) -> String {
         self.inner.show(&self.syms).to_string()
     }
@@ -85,11 +90,12 @@ impl PySymLayout {
     fn divide(
         &self,
         tiler: &Bound<'_, PyAny>,
+        one: fn(&SymLayout, &SymLayout, &Symbols) -> hlayout::Result<SymLayout>,
         by_mode: fn(&SymLayout, &[SymLayout], &Symbols) -> hlayout::Result<SymLayout>,
     ) -> PyResult<PySymLayout> {
         let (syms, t) = self.tiler(tiler)?;
         let r = match t {
-            Tiler::One(b) => self.inner.logical_divide(&b, &syms),
+            Tiler::One(b) => one(&self.inner, &b, &syms),
             Tiler::Modes(m) => by_mode(&self.inner, &m, &syms),
         };
         Ok(self.wrap(syms, r.py()?))
@@ -224,7 +230,11 @@ fn variable(v: &Bound<'_, PyAny>) -> PyResult<(String, Assume)> {
 }
 
 /// A polynomial as Python: an int when constant, else its text.
-fn poly_to_py<'py>(py: Python<'py>, syms: &Symbols, p: &Poly) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn poly_to_py<'py>(
+    py: Python<'py>,
+    syms: &Symbols,
+    p: &Poly,
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(match p.as_const() {
         Some(c) => c.into_pyobject(py)?.into_any(),
         None => PyString::new(py, &syms.show(p).to_string()).into_any(),
@@ -393,22 +403,26 @@ impl PySymLayout {
     /// `(Rest, Tile)`: `self ∘ (complement(tiler, size), tiler)`; with one
     /// tiler per trailing mode, each mode divided (`(kept…, (Restᵢ, Tileᵢ)…)`).
     fn logical_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
-        self.divide(tiler, SymLayout::logical_divide_by)
+        self.divide(
+            tiler,
+            SymLayout::logical_divide,
+            SymLayout::logical_divide_by,
+        )
     }
 
     /// `((kept…, Rests…), (Tiles…))` (one layout: the logical divide).
     fn zipped_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
-        self.divide(tiler, SymLayout::zipped_divide_by)
+        self.divide(tiler, SymLayout::zipped_divide, SymLayout::zipped_divide_by)
     }
 
-    /// `(kept…, Rests…, (Tiles…))` (one layout: the logical divide).
+    /// `(kept…, Rests…, (Tiles…))` (one layout: `(Rest's modes…, Tile)`).
     fn tiled_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
-        self.divide(tiler, SymLayout::tiled_divide_by)
+        self.divide(tiler, SymLayout::tiled_divide, SymLayout::tiled_divide_by)
     }
 
-    /// `(kept…, Rests…, Tiles…)` (one layout: the logical divide).
+    /// `(kept…, Rests…, Tiles…)` (one layout: `(Rest's modes…, Tile's modes…)`).
     fn flat_divide(&self, tiler: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
-        self.divide(tiler, SymLayout::flat_divide_by)
+        self.divide(tiler, SymLayout::flat_divide, SymLayout::flat_divide_by)
     }
 
     /// `(complement(self, size·cosize(tiler)) ∘ tiler, self)`; with one
@@ -420,6 +434,73 @@ impl PySymLayout {
             Tiler::Modes(m) => self.inner.logical_product_by(&m, &syms),
         };
         Ok(self.wrap(syms, r.py()?))
+    }
+
+    /// CuTe's right inverse: `self(R(i)) == i` for `i < size(R)` at every
+    /// allowed binding, the concrete `right_inverse` there.
+    fn right_inverse(&self) -> PyResult<PySymLayout> {
+        let r = self.inner.right_inverse(&self.syms).py()?;
+        Ok(self.wrap(self.syms.clone(), r))
+    }
+
+    /// A left inverse where the leaves tile a mixed radix: `R(self(i)) == i`
+    /// at every allowed binding.
+    fn left_inverse(&self) -> PyResult<PySymLayout> {
+        let r = self.inner.left_inverse(&self.syms).py()?;
+        Ok(self.wrap(self.syms.clone(), r))
+    }
+
+    /// The blocked product: mode i is `(placementᵢ, selfᵢ)`.
+    fn blocked_product(&self, other: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        let (syms, b) = self.joined(other, "other")?;
+        let r = self.inner.blocked_product(&b, &syms).py()?;
+        Ok(self.wrap(syms, r))
+    }
+
+    /// The raked product: mode i is `(selfᵢ, placementᵢ)`.
+    fn raked_product(&self, other: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        let (syms, b) = self.joined(other, "other")?;
+        let r = self.inner.raked_product(&b, &syms).py()?;
+        Ok(self.wrap(syms, r))
+    }
+
+    /// The zipped product by one layout: the logical product.
+    fn zipped_product(&self, other: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        let (syms, b) = self.joined(other, "other")?;
+        let r = self.inner.zipped_product(&b, &syms).py()?;
+        Ok(self.wrap(syms, r))
+    }
+
+    /// The tiled product by one layout: `(placement's modes…, self)`.
+    fn tiled_product(&self, other: &Bound<'_, PyAny>) -> PyResult<PySymLayout> {
+        let (syms, b) = self.joined(other, "other")?;
+        let r = self.inner.tiled_product(&b, &syms).py()?;
+        Ok(self.wrap(syms, r))
+    }
+
+    /// The divide by a tile that need not divide the extent, over the
+    /// rounded-up tile count, with its validity (`SymPredicated`); `form`
+    /// is 'logical', 'zipped', 'tiled' or 'flat'. `NeedsFactsError` when
+    /// the tile count is no polynomial (`N` by 64).
+    #[pyo3(signature = (tiler, form="logical"))]
+    fn predicated_divide(
+        &self,
+        tiler: &Bound<'_, PyAny>,
+        form: &str,
+    ) -> PyResult<crate::symtiles::PySymPredicated> {
+        let how = crate::symtiles::form(form)?;
+        let (syms, t) = self.tiler(tiler)?;
+        let r = match t {
+            Tiler::One(b) => self.inner.predicated_divide(&b, how, &syms),
+            Tiler::Modes(m) => self.inner.predicated_divide_by(&m, how, &syms),
+        }
+        .py()?;
+        let recipe = format!(
+            "{}.predicated_divide({}, '{form}')",
+            self.__repr__(),
+            tiler.repr()?
+        );
+        Ok(crate::symtiles::PySymPredicated::new(syms, r, recipe))
     }
 
     /// The concrete `Layout` at the given values (`N=3`), each within its

@@ -124,6 +124,14 @@ impl std::hash::Hash for PyView {
 }
 
 impl PyView {
+    /// A view and the Python expression that rebuilds it.
+    pub(crate) fn new(inner: View, recipe: String) -> PyView {
+        PyView {
+            inner,
+            recipe: recipe.into(),
+        }
+    }
+
     /// The Python expression that rebuilds the view (its `repr`).
     pub(crate) fn recipe(&self) -> &str {
         &self.recipe

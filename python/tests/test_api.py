@@ -205,6 +205,7 @@ def test_every_native_class_repr_round_trips():
         ComposedLayout("Sw<3,4,3> o 16 o (8,64):(64,1)"),
         hlayout.loop_nest([ViewStack([4, 6]).permute([1, 0]).reshape([24]).views[0]]),
         l.draw_tv("(4,2):(2,1)"), ComposedLayout("Sw<1,0,2> o 0 o (4,4):(4,1)").draw_tv("((16,2),1):((1,0),0)", 2),
+        hlayout.SymLayout("64*K+10:1").predicated_divide(Layout("64:1"), "tiled"),
         hlayout.SymLayout("(N,(4,8)):(32*M,(8,1))", assume={"N": {"max": 64}, "M": {"divisible_by": 4}}),
     ]
     classes = {type(v).__name__ for v in values}

@@ -33,6 +33,7 @@ mod filter;
 mod inverse;
 mod inverse_search;
 mod ordered;
+mod predicated;
 mod product;
 mod right_search;
 mod swizzle;
@@ -42,6 +43,7 @@ pub(crate) use coalesce::coalesce_leaves;
 pub use compose::{ComposePath, COMPOSE_FALLBACK_BUDGET};
 pub use composed::{ComposedLayout, ComposedOffsets, NotPlain, COMPOSED_CHECK_BUDGET};
 pub use inverse_search::LEFT_INVERSE_SEARCH_BUDGET;
+pub use predicated::DivideForm;
 pub use right_search::RIGHT_INVERSE_SEARCH_BUDGET;
 pub use swizzle::Swizzle;
 

@@ -8,7 +8,10 @@
 //!   (`min`, `max`, `divisible_by`), and the polynomial text.
 //! - [`Fact`], [`Truth`], [`Symbols::prove`]: the three-valued prover.
 //! - [`SymLayout`]: layouts over symbols: row-major strides, coalesce,
-//!   composition (and with it reshape), complement.
+//!   composition (and with it reshape), complement, divides, products,
+//!   right and left inverses.
+//! - [`SymPredicated`]: a divide by a tile that need not divide the extent,
+//!   with its validity constraints (`predicated.rs`).
 //! - [`SymView`], [`SymViewStack`], [`SymMovement`]: views and tinygrad's
 //!   movement ops over symbols, [`SymViewStack::bind`] to a concrete stack.
 //!
@@ -41,10 +44,13 @@ mod by_mode;
 mod coalesce;
 mod complement;
 mod compose;
+mod inverse;
 mod layout;
 mod mono;
 mod need;
 mod poly;
+mod predicated;
+mod products;
 mod prove;
 mod symbols;
 mod view;
@@ -52,6 +58,7 @@ mod view;
 pub use layout::{ShowLayout, SymLayout};
 pub use mono::{Mono, MAX_DEGREE, MAX_SYMBOL_IDS};
 pub use poly::{Poly, Term};
+pub use predicated::{ShowPredicated, SymPredicated};
 pub use prove::{Fact, Truth};
 pub use symbols::{check_name, Assume, Show, Symbols, DEFAULT_SYMBOL_MAX, MAX_NAME_BYTES};
 pub use view::{
