@@ -443,6 +443,89 @@ def _split_at_divisors(original):
     return PatternMatcher([(UPat(Ops.RANGE, name="r") // UPat.cvar("c"), mark_range_mod)]) + original
 
 
+_DIVMOD_OPS = ("FLOORDIV", "FLOORMOD")
+_INDEX_OPS = frozenset(("RANGE", "CONST", "ADD", "MUL", "SUB", "NEG", "FLOORDIV", "FLOORMOD"))
+#: tinygrad's ``fold_divmod_general``, set by :func:`install` (a list: a
+#: compiled pattern copies the globals its function names, not their values
+#: at call time, so the function is reached through this one object).
+_FOLD = [None]
+
+
+def _divmods(u):
+    """The distinct ``FLOORDIV``/``FLOORMOD`` UOps ``u`` reads (itself included)."""
+    return sum(1 for x in u.toposort() if x.op.name in _DIVMOD_OPS)
+
+
+def _over_ranges(u):
+    """Whether ``u`` is index arithmetic over loop variables only: constants,
+    ``RANGE``s of constant extent, ``+``, ``-``, ``*``, ``//``, ``%`` (the
+    index of a kernel; no ``Variable``, no buffer)."""
+    return all(x.op.name in _INDEX_OPS for x in u.toposort())
+
+
+def _fold_divmod_few(d):
+    """tinygrad's slow division rule (``fold_divmod_general``) on ``d``,
+    declined (``None``) when its answer reads more divisions and modulos than
+    ``d`` does and ``d`` is a kernel index over loop variables only.
+
+    The rule's ``nest_by_factor`` splits one division into two, e.g.
+    ``(10·a + b) // 4`` into ``2·a + (a + b // 2) // 2``; on an index hlayout
+    wrote with its fewest divisions that only adds one. Declining a rewrite
+    keeps the value (the UOp stays as it is). Expressions over ``Variable``s
+    (tinygrad's symbolic tests, symbolic shapes) get the rule unchanged.
+    Cost: the rule's, plus two walks of ``d`` and the answer when the rule
+    fires."""
+    got = _FOLD[0](d)
+    if got is None or _divmods(got) <= _divmods(d) or not _over_ranges(d):
+        return got
+    return None
+
+
+def _is_fold_rule(fxn):
+    code = getattr(fxn, "__code__", None)
+    return code is not None and fxn is not _fold_divmod_few and "fold_divmod_general" in code.co_names
+
+
+def _swap_fold_rule(new, old_test):
+    """In every live ``PatternMatcher``, the rule whose function satisfies
+    ``old_test`` gets function ``new`` (its pattern list, so that a matcher
+    built later by ``+`` has it too, and its compiled entries). Returns the
+    functions replaced."""
+    import gc
+
+    from tinygrad.uop.ops import PatternMatcher, upat_deferred_compile
+
+    replaced = []
+    for m in gc.get_objects():
+        if type(m) is not PatternMatcher:
+            continue
+        pats = [p for p, f in m.patterns if old_test(f)]
+        if not pats:
+            continue
+        replaced += [f for _, f in m.patterns if old_test(f)]
+        m.patterns = [(p, new if old_test(f) else f) for p, f in m.patterns]
+        seen = set()
+        for entries in m.pdict.values():
+            for e in entries:
+                if any(e[0] is p for p in pats) and id(e) not in seen:
+                    seen.add(id(e))
+                    e[1] = upat_deferred_compile(e[0], new, e)
+    return replaced
+
+
+def _decline_divmod_splits():
+    """Puts :func:`_fold_divmod_few` in place of tinygrad's slow division rule
+    in every ``PatternMatcher`` (they copy the functions they call when they
+    compile a rule, so replacing the module's ``fold_divmod_general`` would not
+    reach them). Returns tinygrad's rule function, for :func:`uninstall`."""
+    import tinygrad.uop.divandmod as dm
+
+    _FOLD[0] = dm.fold_divmod_general
+    original = next(f for _, f in dm.div_and_mod_symbolic.patterns if _is_fold_rule(f))
+    _swap_fold_rule(_fold_divmod_few, lambda f: f is original)
+    return original
+
+
 def install():
     """Replaces tinygrad's ``apply_movement_op`` (in
     ``tinygrad.schedule.indexing`` and every tinygrad module that imported
@@ -463,6 +546,7 @@ def install():
     _ORIGINAL["patched"] = patched
     _ORIGINAL["pm_split_ranges"] = cg.pm_split_ranges
     cg.pm_split_ranges = _split_at_divisors(cg.pm_split_ranges)
+    _ORIGINAL["fold_rule"] = _decline_divmod_splits()
 
 
 def uninstall():
@@ -479,6 +563,8 @@ def uninstall():
         if getattr(m, "apply_movement_op", None) is _ORIGINAL["patched"]:
             m.apply_movement_op = _ORIGINAL["apply_movement_op"]
     cg.pm_split_ranges = _ORIGINAL["pm_split_ranges"]
+    original = _ORIGINAL["fold_rule"]
+    _swap_fold_rule(original, lambda f: f is _fold_divmod_few)
     _ORIGINAL.clear()
     _CHAINS.clear()
 
