@@ -335,3 +335,48 @@ def test_kernel_needs_no_more_divisions_than_hlayouts_own(cid):
                          for o, a in req["ops"]))
     with plugin_state(True):
         assert divmods_of(req["shape"], req["ops"]) <= s.kernel("coords").div_mod_count
+
+
+def _divmod_cases(UOp, a, b):
+    """Divisions and modulos of small sums over two loop variables."""
+    for ca, cb, k, c in itertools.product((1, 2, 3, 6, 10, 15), (1, 2, 5), (0, 1, 3), (2, 4, 6, 12)):
+        x = a * ca + b * cb + k if k else a * ca + b * cb
+        yield x // c
+        yield x % c
+
+
+def test_divmod_split_declined_on_kernel_indices_only():
+    from tinygrad.uop.divandmod import fold_divmod_general
+    from tinygrad.uop.ops import UOp
+
+    a, b = UOp.range(8, 0), UOp.range(10, 1)
+    d = (a * 2 + b) // 4  # from (10·a + b) // 4 in chain random_058's index
+    assert _ops_in(fold_divmod_general(d), Ops.FLOORDIV, Ops.FLOORMOD) == 2  # tinygrad's split
+    va, vb = UOp.variable("a", 0, 7), UOp.variable("b", 0, 9)
+    dv = (va * 2 + vb) // 4
+    stock_r, stock_v = d.simplify(), dv.simplify()
+    with plugin_state(True):
+        assert v14._fold_divmod_few(d) is None
+        kept = d.simplify()
+        assert _ops_in(kept, Ops.FLOORDIV, Ops.FLOORMOD) == 1
+        assert all(x == y == z for x, y, z in _at_every_point(kept, d, stock_r))
+        # over Variables (tinygrad's symbolic tests, symbolic shapes): the rule as it is
+        assert dv.simplify() is stock_v
+        assert v14._fold_divmod_few(dv) is fold_divmod_general(dv)
+        # every answer it gives keeps the value and adds no division
+        answered = declined = 0
+        for e in _divmod_cases(UOp, a, b):
+            got = v14._fold_divmod_few(e)
+            declined += got is None and fold_divmod_general(e) is not None
+            if got is not None:
+                answered += 1
+                names = {a: "v0", b: "v1"}  # both, at every point of (a, b)
+                f = eval(f"lambda v0, v1: ({v14._python(got, names)}, {v14._python(e, names)})")
+                assert len(names) == 2
+                for p in itertools.product(range(8), range(10)):
+                    x, y = f(*p)
+                    assert x == y, (got.render(), e.render(), p)
+                assert _ops_in(got, Ops.FLOORDIV, Ops.FLOORMOD) <= _ops_in(e, Ops.FLOORDIV, Ops.FLOORMOD)
+        assert answered > 100 and declined > 10, (answered, declined)
+    with plugin_state(False):
+        assert d.simplify() is stock_r  # uninstall restores the rule
