@@ -486,6 +486,21 @@ def _is_fold_rule(fxn):
     return code is not None and fxn is not _fold_divmod_few and "fold_divmod_general" in code.co_names
 
 
+_MATCHERS = {}
+
+
+def _matcher(p, fxn):
+    """Pattern ``p`` with function ``fxn`` compiled as a ``PatternMatcher``
+    entry, once per pair (so installing again compiles nothing)."""
+    got = _MATCHERS.get((p, fxn))
+    if got is None:
+        from tinygrad.uop.ops import upat_interpret
+        from tinygrad.uop.upat import upat_compile
+
+        got = _MATCHERS[(p, fxn)] = upat_compile(p, fxn) or upat_interpret(p, fxn)
+    return got
+
+
 def _swap_fold_rule(new, old_test):
     """In every live ``PatternMatcher``, the rule whose function satisfies
     ``old_test`` gets function ``new`` (its pattern list, so that a matcher
@@ -493,7 +508,7 @@ def _swap_fold_rule(new, old_test):
     functions replaced."""
     import gc
 
-    from tinygrad.uop.ops import PatternMatcher, upat_deferred_compile
+    from tinygrad.uop.ops import PatternMatcher
 
     replaced = []
     for m in gc.get_objects():
@@ -509,7 +524,7 @@ def _swap_fold_rule(new, old_test):
             for e in entries:
                 if any(e[0] is p for p in pats) and id(e) not in seen:
                     seen.add(id(e))
-                    e[1] = upat_deferred_compile(e[0], new, e)
+                    e[1] = _matcher(e[0], new)
     return replaced
 
 
