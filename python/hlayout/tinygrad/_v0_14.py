@@ -476,7 +476,10 @@ def _fold_divmod_few(d):
     Cost: the rule's, plus two walks of ``d`` and the answer when the rule
     fires."""
     got = _FOLD[0](d)
-    if got is None or _divmods(got) <= _divmods(d) or not _over_ranges(d):
+    if got is None:
+        return None
+    n = _divmods(got)  # d is one division: an answer with at most one adds none
+    if n <= 1 or n <= _divmods(d) or not _over_ranges(d):
         return got
     return None
 
@@ -489,15 +492,18 @@ def _is_fold_rule(fxn):
 _MATCHERS = {}
 
 
-def _matcher(p, fxn):
+def _matcher(p, fxn, state=None):
     """Pattern ``p`` with function ``fxn`` compiled as a ``PatternMatcher``
-    entry, once per pair (so installing again compiles nothing)."""
-    got = _MATCHERS.get((p, fxn))
+    entry (with the globals ``fxn`` names as they are now), once per
+    ``(p, fxn, state)`` (so installing again compiles nothing)."""
+    got = _MATCHERS.get((p, fxn, state))
     if got is None:
         from tinygrad.uop.ops import upat_interpret
         from tinygrad.uop.upat import upat_compile
 
-        got = _MATCHERS[(p, fxn)] = upat_compile(p, fxn) or upat_interpret(p, fxn)
+        # not their caches, which keep the globals of the first compile
+        got = upat_compile.__wrapped__(p, fxn) or upat_interpret.__wrapped__(p, fxn)
+        _MATCHERS[(p, fxn, state)] = got
     return got
 
 
@@ -526,6 +532,42 @@ def _swap_fold_rule(new, old_test):
                     seen.add(id(e))
                     e[1] = _matcher(e[0], new)
     return replaced
+
+
+def _names(code):
+    """The global names ``code`` (and the code nested in it) reads."""
+    out = set(code.co_names)
+    for c in code.co_consts:
+        if hasattr(c, "co_names"):
+            out |= _names(c)
+    return out
+
+
+def _rebind_movement_rules():
+    """Recompiles, in every live ``PatternMatcher``, the rules whose function
+    names ``apply_movement_op`` itself (``_mop_index`` of ``pm_mops`` in
+    ``tinygrad.schedule.rangeify``): a compiled rule holds a copy of the
+    globals it names, taken when it first ran, so without this a matcher
+    used before :func:`install` (or :func:`uninstall`) keeps the function it
+    saw then. One pass over the live objects; each (pattern, function,
+    state) is compiled once."""
+    import gc
+
+    from tinygrad.uop.ops import PatternMatcher
+
+    state = bool(_ORIGINAL)
+    for m in gc.get_objects():
+        if type(m) is not PatternMatcher:
+            continue
+        fxns = {id(p): f for p, f in m.patterns
+                if hasattr(f, "__code__") and "apply_movement_op" in _names(f.__code__)}
+        if not fxns:
+            continue
+        for entries in m.pdict.values():
+            for e in entries:
+                f = fxns.get(id(e[0]))
+                if f is not None:
+                    e[1] = _matcher(e[0], f, state)
 
 
 def _decline_divmod_splits():
@@ -562,6 +604,7 @@ def install():
     _ORIGINAL["pm_split_ranges"] = cg.pm_split_ranges
     cg.pm_split_ranges = _split_at_divisors(cg.pm_split_ranges)
     _ORIGINAL["fold_rule"] = _decline_divmod_splits()
+    _rebind_movement_rules()
 
 
 def uninstall():
@@ -581,6 +624,7 @@ def uninstall():
     original = _ORIGINAL["fold_rule"]
     _swap_fold_rule(original, lambda f: f is _fold_divmod_few)
     _ORIGINAL.clear()
+    _rebind_movement_rules()
     _CHAINS.clear()
 
 
