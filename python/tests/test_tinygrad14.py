@@ -380,3 +380,29 @@ def test_divmod_split_declined_on_kernel_indices_only():
         assert answered > 100 and declined > 10, (answered, declined)
     with plugin_state(False):
         assert d.simplify() is stock_r  # uninstall restores the rule
+
+
+def test_install_reaches_rules_compiled_before_it():
+    # pm_mops' rule (_mop_index) names apply_movement_op; a compiled rule
+    # holds a copy of the globals it names, so install and uninstall
+    # recompile it: each state reaches its own function, whichever ran first.
+    import tinygrad.schedule.indexing as ix
+    import tinygrad.schedule.rangeify as rf
+
+    def seen():
+        out = set()
+        for entries in rf.pm_mops.pdict.values():
+            for e in entries:
+                if any(e[0] is p and f is rf._mop_index for p, f in rf.pm_mops.patterns):
+                    g = getattr(e[1], "__globals__", {}).get("_fxn")
+                    if g is not None:
+                        out.add(g.__globals__["apply_movement_op"])
+        return out
+
+    for first in (False, True, False):
+        with plugin_state(first):
+            divmods_of((4, 6), [("permute", (1, 0)), ("reshape", (24,))])
+        with plugin_state(True):
+            assert seen() == {v14._ORIGINAL["patched"]}
+        with plugin_state(False):
+            assert seen() == {ix.apply_movement_op}

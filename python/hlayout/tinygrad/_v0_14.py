@@ -416,6 +416,11 @@ def _cached(fn):
     return patched
 
 
+#: The one replacement of ``apply_movement_op`` (one per process, so a rule
+#: compiled with it in one installation still calls the current one).
+_PATCHED = _cached(_apply_movement_op)
+
+
 def _modules():
     """The loaded tinygrad modules that hold tinygrad's ``apply_movement_op``."""
     import sys
@@ -595,7 +600,7 @@ def install():
     import tinygrad.schedule.rangeify  # noqa: F401  (imports apply_movement_op)
 
     _ORIGINAL["apply_movement_op"] = ix.apply_movement_op
-    patched = _cached(_apply_movement_op)
+    patched = _PATCHED
     mods = _modules()
     for m in mods:
         m.apply_movement_op = patched
@@ -621,6 +626,7 @@ def uninstall():
         if getattr(m, "apply_movement_op", None) is _ORIGINAL["patched"]:
             m.apply_movement_op = _ORIGINAL["apply_movement_op"]
     cg.pm_split_ranges = _ORIGINAL["pm_split_ranges"]
+    _PATCHED.cache_clear()
     original = _ORIGINAL["fold_rule"]
     _swap_fold_rule(original, lambda f: f is _fold_divmod_few)
     _ORIGINAL.clear()
