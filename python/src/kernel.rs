@@ -108,6 +108,8 @@ impl PyKernel {
     /// `("const", c)`, `("var", k)` (variable `k` of `vars`), `("add", a, b)`,
     /// `("sub", a, b)`, `("mul", a, b)`, `("div", a, c)` and `("mod", a, c)`
     /// (floor division and modulo by a positive constant `c`),
+    /// `("divby", a, d)` and `("modby", a, d)` (by the value of node `d`,
+    /// positive: symbolic kernels),
     /// `("select", cond, a, b)`, `("bool", v)`, the comparisons `"lt"`,
     /// `"le"`, `"gt"`, `"ge"`, `"eq"`, `"ne"`, and `"and"`, `"or"`, `"not"`;
     /// `a`, `b`, `cond` are positions in this list. `roots` gives the index's
@@ -133,6 +135,8 @@ impl PyKernel {
                     N::Bool(b) => vec![name("bool")?, b.into_pyobject(py)?.to_owned().into_any()],
                     N::Div(a, c) => vec![name("div")?, id(a)?, int(c)?],
                     N::Mod(a, c) => vec![name("mod")?, id(a)?, int(c)?],
+                    N::DivBy(a, d) => vec![name("divby")?, id(a)?, id(d)?],
+                    N::ModBy(a, d) => vec![name("modby")?, id(a)?, id(d)?],
                     N::Not(a) => vec![name("not")?, id(a)?],
                     N::Select(c, a, b) => vec![name("select")?, id(c)?, id(a)?, id(b)?],
                     N::Add(a, b) => vec![name("add")?, id(a)?, id(b)?],
