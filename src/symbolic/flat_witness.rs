@@ -36,16 +36,23 @@ pub(crate) fn no_view_exists(
         Some(m) => m.iter().map(|(b, _)| b.clone()).collect(),
         None => vec![Poly::zero(); second.rank()],
     };
+    let ends: Vec<Poly> = match second.mask() {
+        Some(m) => m.iter().map(|(_, e)| e.clone()).collect(),
+        None => second.shape().to_vec(),
+    };
     for j in 0..second.rank() {
-        let end = match second.mask() {
-            Some(m) => m[j].1.clone(),
-            None => second.shape()[j].clone(),
-        };
+        let end = &ends[j];
+        // The line's other coordinates sit at the box's corner: the box must
+        // be non-empty along every other dimension at every binding, else
+        // the points are invalid where it is empty.
+        if !other_dims_nonempty(&corner, &ends, j, syms)? {
+            continue;
+        }
         for start in starts(&reader, second, &corner, j)? {
             let s0 = corner[j].add(&start)?;
             // The three points must lie in the box: start >= 0, s0 + 2 < end.
             if syms.prove(&Fact::NonNeg(start.clone())) != Truth::Proved
-                || syms.prove(&Fact::lt(&s0.add(&Poly::constant(2))?, &end)?) != Truth::Proved
+                || syms.prove(&Fact::lt(&s0.add(&Poly::constant(2))?, end)?) != Truth::Proved
             {
                 continue;
             }
@@ -67,6 +74,16 @@ pub(crate) fn no_view_exists(
         }
     }
     Ok(false)
+}
+
+/// `true` when `corner[k] < ends[k]` is proved for every `k != j`.
+fn other_dims_nonempty(corner: &[Poly], ends: &[Poly], j: usize, syms: &Symbols) -> Result<bool> {
+    for (k, (c, e)) in corner.iter().zip(ends).enumerate() {
+        if k != j && syms.prove(&Fact::lt(c, e)?) != Truth::Proved {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// `first`'s shape, place values, strides and mask, to read single points.
