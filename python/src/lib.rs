@@ -13,6 +13,7 @@ mod layout;
 mod loops;
 mod smem;
 mod sym_flat;
+mod sym_kernel;
 mod symbolic;
 mod symtiles;
 mod tuple;

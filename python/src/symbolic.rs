@@ -257,6 +257,21 @@ impl PySymLayout {
         Ok(PySymLayout { syms, inner })
     }
 
+    /// `(index, valid)` of the kernel reading through this layout, as text
+    /// in `lang` (`"c"`, `"cuda"`, `"rust"` or `"python"`), over its
+    /// row-major rank `i` (`input="linear"`) or its top-level coordinates
+    /// `i0, i1, …` (`input="coords"`), then its symbols as variables (as
+    /// `Layout.expr`). Raises `NeedsFactsError` when an assumption is missing.
+    ///
+    /// >>> SymLayout("(4,N):(1,4)", assume={"N": {"max": 4096}}).expr()
+    /// ('i * 4 - i / N * (4 * N - 1)', '1')
+    /// >>> SymLayout("(N,4):(1,N)", assume={"N": {"max": 64}}).expr("python", "coords")
+    /// ('i0 + i1 * N', 'True')
+    #[pyo3(signature = (lang="c", input="linear"))]
+    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
+        crate::sym_kernel::expr(&self.inner, &self.syms, lang, input)
+    }
+
     fn __str__(&self) -> String {
         self.text()
     }
