@@ -4,6 +4,7 @@
 //! Every algorithm is the crate's; this crate only converts arguments and
 //! answers.
 
+mod assume;
 mod composed;
 mod convert;
 mod draw;

@@ -1,15 +1,77 @@
-//! Kernel expressions of a symbolic layout: `SymLayout.expr(lang, input)`,
-//! the text of [`hlayout::codegen::sym_layout`], whose variables are the
-//! inputs (`i`, or `i0, i1, …`) followed by the layout's symbols. The binding
-//! only parses the option strings; a refusal for want of a fact raises
-//! `NeedsFactsError` naming it.
+//! Kernel expressions of a symbolic layout: `SymLayout.kernel(input)` and
+//! `SymLayout.expr(lang, input)`, the same names, arguments and answers as
+//! `Layout.kernel` / `Layout.expr`, built by
+//! [`hlayout::codegen::sym_layout`]. The kernel's variables are the inputs
+//! (`i`, or `i0, i1, …`) followed by the layout's symbols; calling it takes
+//! their values in that order. The binding only parses the option strings; a
+//! refusal for want of a fact raises `NeedsFactsError` naming it.
 
-use hlayout::codegen;
+use hlayout::codegen::{self, Kernel, SymKernel};
 use hlayout::symbolic::{SymLayout, Symbols};
 use pyo3::prelude::*;
 
 use crate::errors::IntoPy;
-use crate::kernel;
+use crate::kernel::{self, PyKernel};
+
+/// A symbolic kernel with the table it was built in, so that a call can
+/// check the symbols' values against their assumptions and the inputs
+/// against their extents at those values.
+pub(crate) struct SymEval {
+    kernel: SymKernel,
+    syms: Symbols,
+}
+
+impl SymEval {
+    /// The kernel (inputs, then symbols, as variables).
+    pub(crate) fn kernel(&self) -> &Kernel {
+        self.kernel.kernel()
+    }
+
+    /// `(index, valid)` at `at`: the inputs' values, then one value per
+    /// symbol of the kernel (in the order of its variables). A symbol of the
+    /// table the kernel does not use takes its least allowed value. O(nodes).
+    pub(crate) fn eval(&self, at: &[i64]) -> hlayout::Result<(i64, bool)> {
+        let inputs = self.kernel.extents().len();
+        let used = self.kernel.symbols();
+        if at.len() != inputs + used.len() {
+            return Err(hlayout::Error::OutOfDomain {
+                what: format!(
+                    "the kernel takes {} values (inputs, then symbols), got {}",
+                    inputs + used.len(),
+                    at.len()
+                ),
+            });
+        }
+        let values: Vec<i64> = (0..self.syms.len() as u8)
+            .map(|id| match used.iter().position(|&u| u == id) {
+                Some(k) => at[inputs + k],
+                None => self.syms.range(id).0,
+            })
+            .collect();
+        self.kernel.eval(&self.syms, &at[..inputs], &values)
+    }
+}
+
+/// `l.kernel(input)`, its `repr` being `{source_repr}.kernel('{input}')`.
+///
+/// Cost: that of [`codegen::sym_layout`] (O(leaves) nodes, O(1) prover calls
+/// each), plus a copy of the symbol table.
+pub(crate) fn kernel(
+    l: &SymLayout,
+    syms: &Symbols,
+    source_repr: String,
+    input: &str,
+) -> PyResult<PyKernel> {
+    let k = codegen::sym_layout(l, syms, kernel::input(input)?).py()?;
+    let sym = SymEval {
+        kernel: k,
+        syms: syms.clone(),
+    };
+    Ok(PyKernel::symbolic(
+        sym,
+        format!("{source_repr}.kernel('{input}')"),
+    ))
+}
 
 /// `(index, valid)` of the kernel reading through `l` at `input`, as text in
 /// `lang`, over the inputs and the symbols of `syms`.
