@@ -17,6 +17,7 @@ mod sym_flat;
 mod sym_kernel;
 mod symbolic;
 mod symtiles;
+mod symview;
 mod tuple;
 mod view;
 
@@ -36,6 +37,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<symbolic::PySymLayout>()?;
     m.add_class::<sym_flat::PySymFlatView>()?;
     m.add_class::<symtiles::PySymPredicated>()?;
+    m.add_class::<symview::PySymViewStack>()?;
     m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;

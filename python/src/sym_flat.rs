@@ -42,7 +42,7 @@ pub(crate) struct PySymFlatView {
 const NUMBER: &str = "an int or polynomial text (a str)";
 
 /// An int or polynomial text, read in `syms`.
-fn number(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Poly> {
+pub(crate) fn number(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Poly> {
     if let Ok(v) = obj.extract::<i64>() {
         return Ok(Poly::constant(v));
     }
@@ -53,7 +53,11 @@ fn number(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Po
 }
 
 /// A sequence of numbers (not a str).
-fn numbers(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Vec<Poly>> {
+pub(crate) fn numbers(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    syms: &mut Symbols,
+) -> PyResult<Vec<Poly>> {
     if obj.is_instance_of::<PyString>() {
         return Err(arg_error(
             name,
