@@ -90,6 +90,20 @@ impl PySymViewStack {
         })
     }
 
+    /// The stack after the op `make` builds from argument `name`, read by `read` in a
+    /// copy of this stack's table (new symbols join it).
+    fn op_of<T>(
+        &self,
+        arg: &Bound<'_, PyAny>,
+        name: &str,
+        read: fn(&Bound<'_, PyAny>, &str, &mut Symbols) -> PyResult<T>,
+        make: fn(T) -> SymMovement,
+    ) -> PyResult<PySymViewStack> {
+        let mut syms = self.syms.clone();
+        let a = read(arg, name, &mut syms)?;
+        self.then(syms, make(a))
+    }
+
     /// A number as a Python literal: an int, or quoted polynomial text.
     fn lit(&self, p: &Poly) -> String {
         match p.as_const() {
@@ -165,9 +179,7 @@ impl PySymViewStack {
     /// >>> SymViewStack(["2*N"]).reshape([2, "N"]).permute([1, 0]).shape
     /// ('N', 2)
     fn reshape(&self, shape: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let mut syms = self.syms.clone();
-        let s = numbers(shape, "shape", &mut syms)?;
-        self.then(syms, SymMovement::Reshape(s))
+        self.op_of(shape, "shape", numbers, SymMovement::Reshape)
     }
 
     /// Reorder the dimensions: new dimension `k` is old dimension `order[k]`.
@@ -183,9 +195,7 @@ impl PySymViewStack {
     /// >>> print(SymViewStack([1, 4]).expand(["B", 4]))
     /// (B,4):(0,1)
     fn expand(&self, shape: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let mut syms = self.syms.clone();
-        let s = numbers(shape, "shape", &mut syms)?;
-        self.then(syms, SymMovement::Expand(s))
+        self.op_of(shape, "shape", numbers, SymMovement::Expand)
     }
 
     /// Pad each dimension by `(before, after)` invalid elements.
@@ -193,9 +203,7 @@ impl PySymViewStack {
     /// >>> SymViewStack(["N"]).pad([(1, "P")]).shape
     /// ('N+P+1',)
     fn pad(&self, arg: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let mut syms = self.syms.clone();
-        let a = pairs(arg, "arg", &mut syms)?;
-        self.then(syms, SymMovement::Pad(a))
+        self.op_of(arg, "arg", pairs, SymMovement::Pad)
     }
 
     /// Keep `[begin, end)` of each dimension.
@@ -203,9 +211,7 @@ impl PySymViewStack {
     /// >>> SymViewStack([8, "N"], assume={"N": {"min": 2}}).shrink([(0, 8), (1, "N")]).shape
     /// (8, 'N-1')
     fn shrink(&self, arg: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let mut syms = self.syms.clone();
-        let a = pairs(arg, "arg", &mut syms)?;
-        self.then(syms, SymMovement::Shrink(a))
+        self.op_of(arg, "arg", pairs, SymMovement::Shrink)
     }
 
     /// Reverse the dimensions whose flag is true.
@@ -257,16 +263,17 @@ impl PySymViewStack {
         PyTuple::new(py, items)
     }
 
+    /// The symbols' names, in order of first appearance (those an op named
+    /// first after the constructor's).
+    #[getter]
+    fn symbols(&self) -> Vec<String> {
+        crate::assume::names(&self.syms)
+    }
+
     /// Whether the stack is the contiguous view of its shape at every binding.
     #[getter]
     fn is_contiguous(&self) -> bool {
         matches!(self.inner.views(), [v] if v.is_contiguous())
-    }
-
-    /// The symbols' names, in order of first appearance.
-    #[getter]
-    fn symbols(&self) -> Vec<String> {
-        crate::assume::names(&self.syms)
     }
 
     /// Each symbol's assumptions: `{name: {'min', 'max', 'divisible_by'}}`.
