@@ -161,3 +161,15 @@ def test_bad_arguments_are_type_errors():
                  lambda: s.shrink(["ab"]), lambda: s.expand([1.5, 4]), lambda: SymViewStack([4], assume="N")):
         with pytest.raises((TypeError, ValueError)):
             call()
+
+
+def test_real_tinygrad_variables():
+    tg = pytest.importorskip("tinygrad")
+    v = tg.Variable("start_pos", 1, 8)
+    for assume in ([v], {"start_pos": v}):
+        s = SymViewStack([8, 4], assume=assume).shrink([(0, "start_pos"), (0, 4)])
+        assert s.assumptions["start_pos"] == {"min": 1, "max": 8, "divisible_by": 1}
+        for n in (1, 4, 8):
+            same_everywhere(s.bind(start_pos=n), ViewStack([8, 4]).shrink([(0, n), (0, 4)]))
+        with pytest.raises(OutOfDomainError):
+            s.bind(start_pos=9)
