@@ -1,0 +1,359 @@
+//! Kernel expressions of symbolic chains (`codegen::sym_stack`) checked as
+//! functions: for named chains (a KV cache, pads and shrinks by a symbol, a
+//! batch dimension, transposes that need one or two views) and random
+//! symbolic chains, the kernel is built once and then evaluated at several
+//! bindings per symbol (each symbol's least, a middle and its greatest
+//! allowed value): by hlayout's interpreter and as C compiled by gcc under
+//! UBSan (`common::gcc`), at every point of the final shape, it equals the
+//! concrete chain (the index array materialised and moved,
+//! `common::ndarray`) at every valid element, and its validity everywhere.
+//! Its `/` and `%` are counted against the concrete kernel of the chain run
+//! at the same binding (`codegen::stack`).
+
+use crate::common;
+use crate::symbolic_views::{draw_symbolic_op, symbolic_table, Chain, Words};
+use common::gcc::{run_sym, SymRun};
+use hlayout::codegen::{self, Input, SymKernel};
+use hlayout::symbolic::{Assume, Poly, SymViewStack, Symbols};
+use hlayout::Error;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
+
+/// `(assumptions (name, min, max, divisible_by), shape, ops)`.
+type Case = (
+    &'static [(&'static str, i64, i64, i64)],
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const CASES: &[Case] = &[
+    // A pad by a symbol: the box moves with j.
+    (
+        &[("N", 1, 5, 1), ("j", 0, 3, 1)],
+        &["N", "4"],
+        &[r#"["pad",[["j",0],[0,0]]]"#],
+    ),
+    // Both sides, both dimensions.
+    (
+        &[("N", 1, 4, 1), ("j", 0, 2, 1)],
+        &["3", "N"],
+        &[r#"["pad",[[1,1],["j","j"]]]"#],
+    ),
+    // A KV cache read up to start_pos, heads first, broadcast over a batch.
+    (
+        &[("sp", 0, 15, 1)],
+        &["16", "2", "4"],
+        &[
+            r#"["shrink",[[0,"sp+1"],[0,2],[0,4]]]"#,
+            r#"["permute",[1,0,2]]"#,
+            r#"["reshape",[1,2,"sp+1",4]]"#,
+            r#"["expand",[3,2,"sp+1",4]]"#,
+        ],
+    ),
+    // The new token's row padded to the cache length, then cut in tiles.
+    (
+        &[("sp", 0, 15, 1)],
+        &["sp+1", "4"],
+        &[r#"["pad",[[0,"15-sp"],[0,0]]]"#, r#"["reshape",[16,2,2]]"#],
+    ),
+    // A transpose flattened: one view, one division.
+    (
+        &[("N", 1, 6, 1)],
+        &["N", "4"],
+        &[r#"["permute",[1,0]]"#, r#"["reshape",["4*N"]]"#],
+    ),
+    // Cut again: two views.
+    (
+        &[("N", 1, 6, 1)],
+        &["N", "4"],
+        &[
+            r#"["permute",[1,0]]"#,
+            r#"["reshape",["4*N"]]"#,
+            r#"["reshape",["N",4]]"#,
+        ],
+    ),
+    // A flip of a symbolic dimension.
+    (
+        &[("N", 1, 5, 1)],
+        &["N", "3"],
+        &[r#"["flip",[true,false]]"#],
+    ),
+    // A shrink to a symbolic end.
+    (
+        &[("N", 2, 6, 1)],
+        &["N", "6"],
+        &[r#"["shrink",[[1,"N"],[1,5]]]"#],
+    ),
+    // A broadcast over a batch.
+    (&[("M", 1, 4, 1)], &["1", "4"], &[r#"["expand",["M",4]]"#]),
+    // A batch of transposed tiles, flattened per batch.
+    (
+        &[("B", 1, 3, 1)],
+        &["B", "4", "4"],
+        &[r#"["permute",[0,2,1]]"#, r#"["reshape",["B",16]]"#],
+    ),
+    // A padded sequence reshaped across the pad (two views).
+    (
+        &[("S", 1, 5, 1)],
+        &["S", "2"],
+        &[r#"["pad",[[1,0],[0,0]]]"#, r#"["reshape",["2*S+2"]]"#],
+    ),
+    // A window of a padded row (tinygrad's pool, one dimension).
+    (
+        &[("N", 2, 6, 1)],
+        &["N"],
+        &[
+            r#"["pad",[[1,1]]]"#,
+            r#"["reshape",[1,"N+2"]]"#,
+            r#"["expand",[3,"N+2"]]"#,
+            r#"["reshape",["3*N+6"]]"#,
+            r#"["shrink",[[0,"3*N+3"]]]"#,
+            r#"["reshape",[3,"N+1"]]"#,
+            r#"["shrink",[[0,3],[0,"N"]]]"#,
+            r#"["permute",[1,0]]"#,
+        ],
+    ),
+];
+
+/// One kernel at one binding: the points and the offsets wanted there (-1
+/// where invalid).
+struct Run {
+    k: SymKernel,
+    values: Vec<i64>,
+    points: Vec<Vec<i64>>,
+    want: Vec<i64>,
+}
+
+/// How the symbolic kernels' `/` and `%` compare with the concrete ones'.
+#[derive(Default, Debug)]
+struct Tally {
+    /// Kernels checked (one per chain, input and binding).
+    checked: usize,
+    /// More `/` and `%` than the concrete kernel at that binding.
+    more: usize,
+    /// Of those, where the bound stack has fewer views than the symbolic
+    /// one (the views merge at that binding only).
+    more_merged: usize,
+    /// Fewer.
+    fewer: usize,
+}
+
+/// The points of an input over `shape`, row-major.
+fn points(shape: &[i64], input: Input) -> Vec<Vec<i64>> {
+    let size: i64 = shape.iter().product();
+    match input {
+        Input::Coords => (0..size).map(|i| common::digits(i, shape)).collect(),
+        Input::Linear => (0..size).map(|i| vec![i]).collect(),
+    }
+}
+
+/// Checks the kernels of chain `c` (answered as `t`) at both inputs and up
+/// to `per` values per symbol with the interpreter, counts their divisions,
+/// and adds the runs for the compiler.
+fn check(c: &Chain, t: &SymViewStack, per: usize, tally: &mut Tally, runs: &mut Vec<Run>) {
+    let text = t.show(&c.syms).to_string();
+    for input in [Input::Coords, Input::Linear] {
+        let k = codegen::sym_stack(t, &c.syms, input)
+            .unwrap_or_else(|e| panic!("{text} {input:?}: {e}"));
+        for values in c.bindings(per) {
+            let (a, concrete) = c.concrete(&values).unwrap();
+            let what = format!("{text} {input:?} at {values:?}: {:?}", k.kernel().c());
+            let ck = codegen::stack(&concrete, input).unwrap();
+            let (sym, conc) = (k.kernel().div_mod_count(), ck.div_mod_count());
+            tally.checked += 1;
+            if sym > conc {
+                tally.more += 1;
+                let bound = t.bind(&c.syms, &values).unwrap();
+                if bound.views().len() < t.views().len() {
+                    tally.more_merged += 1;
+                }
+                eprintln!("more: {what} ({sym}) vs concrete {:?} ({conc})", ck.c());
+            } else if sym < conc {
+                tally.fewer += 1;
+            }
+            let points = points(&a.shape, input);
+            for (p, &w) in points.iter().zip(&a.data) {
+                let (idx, ok) = k
+                    .eval(&c.syms, p, &values)
+                    .unwrap_or_else(|e| panic!("{what} at {p:?}: {e}"));
+                assert_eq!(ok, w >= 0, "{what}: validity at {p:?}");
+                if ok {
+                    assert_eq!(idx, w, "{what}: offset at {p:?}");
+                }
+            }
+            runs.push(Run {
+                k: k.clone(),
+                values,
+                points,
+                want: a.data,
+            });
+        }
+    }
+}
+
+/// The C of every run agrees with the reference.
+fn compiled_agree(runs: &[Run]) {
+    let sym: Vec<SymRun> = runs
+        .iter()
+        .map(|r| SymRun {
+            k: &r.k,
+            values: &r.values,
+            points: &r.points,
+        })
+        .collect();
+    let Some(out) = run_sym(&sym) else { return };
+    assert_eq!(out.len(), runs.len());
+    for (r, got) in runs.iter().zip(&out) {
+        assert_eq!(got, &r.want, "{:?} at {:?}", r.k.kernel().c(), r.values);
+    }
+}
+
+#[test]
+fn named_symbolic_chains_agree_at_every_binding() {
+    let (mut tally, mut runs) = (Tally::default(), Vec::new());
+    for &(assume, shape, ops) in CASES {
+        let c = Chain::parse(assume, shape, ops);
+        let t = c.run().unwrap_or_else(|e| panic!("{ops:?}: {e}"));
+        check(&c, &t, 3, &mut tally, &mut runs);
+    }
+    eprintln!("named chains: {tally:?}");
+    assert!(runs.len() > 80, "{}", runs.len());
+    compiled_agree(&runs);
+}
+
+#[test]
+fn random_symbolic_chains_agree_at_every_binding() {
+    let (mut tally, mut runs) = (Tally::default(), Vec::new());
+    let mut runner = TestRunner::deterministic();
+    let draw = (
+        prop::collection::vec(0usize..6, 1..=3),
+        prop::collection::vec(any::<u32>(), 96),
+    );
+    for _ in 0..common::cases(48) {
+        let (dims, words) = draw.new_tree(&mut runner).unwrap().current();
+        let mut syms = symbolic_table();
+        let texts = ["N", "M", "2", "3", "2*N", "N+1"];
+        let shape: Vec<Poly> = dims
+            .iter()
+            .map(|&k| syms.parse(texts[k]).unwrap())
+            .collect();
+        let mut r = Words(words.iter());
+        let mut t = SymViewStack::new(&shape, &syms).unwrap();
+        let mut ops = Vec::new();
+        for _ in 0..5 {
+            let op = draw_symbolic_op(&t.shape().unwrap(), &syms, &mut r);
+            t = t.apply(&op, &syms).unwrap();
+            ops.push(op);
+        }
+        let c = Chain {
+            syms: std::mem::take(&mut syms),
+            shape,
+            ops,
+        };
+        check(&c, &t, 3, &mut tally, &mut runs);
+    }
+    eprintln!("random chains: {tally:?}");
+    compiled_agree(&runs);
+}
+
+/// With the default maxima (2^31 - 1) the kernel of a pad by a symbol is
+/// proved free of overflow; gcc under UBSan agrees at the extreme binding.
+#[test]
+fn extreme_bindings_do_not_overflow() {
+    let mut s = Symbols::new();
+    s.assume(
+        "j",
+        Assume {
+            min: 0,
+            ..Assume::default()
+        },
+    )
+    .unwrap();
+    let c = Chain {
+        shape: vec![s.parse("N").unwrap(), 4.into()],
+        ops: vec![
+            hlayout::symbolic::SymMovement::parse(r#"["pad",[["j",1],[0,0]]]"#, &mut s).unwrap(),
+        ],
+        syms: s,
+    };
+    let t = c.run().unwrap();
+    let k = codegen::sym_stack(&t, &c.syms, Input::Coords).unwrap();
+    let max = i64::from(i32::MAX);
+    let values = vec![max, max]; // N, j
+    let points = vec![vec![0, 0], vec![max - 1, 3], vec![2 * max, 3]];
+    let want: Vec<i64> = points
+        .iter()
+        .map(|p| {
+            let row = p[0] - max;
+            if (0..max).contains(&row) {
+                row * 4 + p[1]
+            } else {
+                -1
+            }
+        })
+        .collect();
+    for (p, &w) in points.iter().zip(&want) {
+        let (idx, ok) = k.eval(&c.syms, p, &values).unwrap();
+        assert_eq!((ok, if ok { idx } else { -1 }), (w >= 0, w), "{p:?}");
+    }
+    let run = SymRun {
+        k: &k,
+        values: &values,
+        points: &points,
+    };
+    if let Some(out) = run_sym(&[run]) {
+        assert_eq!(out[0], want);
+    }
+}
+
+/// A kernel that could overflow at the default maxima is refused naming
+/// the bounds it needs; with the bounds assumed it is answered.
+#[test]
+fn overflow_at_the_default_max_names_the_fact() {
+    let c = Chain::parse(
+        &[],
+        &["M", "N"],
+        &[r#"["permute",[1,0]]"#, r#"["pad",[["M",0],[0,0]]]"#],
+    );
+    let t = c.run().unwrap();
+    let err = codegen::sym_stack(&t, &c.syms, Input::Linear).unwrap_err();
+    let Error::NeedsFacts { needs, .. } = &err else {
+        panic!("{err}")
+    };
+    assert!(!needs.is_empty(), "{err}");
+    let bounded = Chain::parse(
+        &[("M", 1, 1 << 20, 1), ("N", 1, 1 << 20, 1)],
+        &["M", "N"],
+        &[r#"["permute",[1,0]]"#, r#"["pad",[["M",0],[0,0]]]"#],
+    );
+    let t = bounded.run().unwrap();
+    assert!(codegen::sym_stack(&t, &bounded.syms, Input::Linear).is_ok());
+}
+
+/// A validity false at every binding gives the index 0 (rule V2), and
+/// symbols that take one value give the concrete kernel.
+#[test]
+fn never_valid_and_fixed_symbols() {
+    let c = Chain::parse(
+        &[("N", 1, 4, 1)],
+        &["N", "4"],
+        &[r#"["pad",[[0,0],[0,2]]]"#, r#"["shrink",[[0,"N"],[4,6]]]"#],
+    );
+    let t = c.run().unwrap();
+    let k = codegen::sym_stack(&t, &c.syms, Input::Coords).unwrap();
+    assert_eq!(k.kernel().c(), ("0".into(), "0".into()));
+    let fixed = Chain::parse(
+        &[("N", 3, 3, 1)],
+        &["N", "4"],
+        &[r#"["permute",[1,0]]"#, r#"["reshape",["4*N"]]"#],
+    );
+    let t = fixed.run().unwrap();
+    let k = codegen::sym_stack(&t, &fixed.syms, Input::Coords).unwrap();
+    let (_, concrete) = fixed.concrete(&[3]).unwrap();
+    assert_eq!(
+        k.kernel().c(),
+        codegen::stack(&concrete, Input::Coords).unwrap().c()
+    );
+    assert_eq!(k.symbols(), [0]);
+}
