@@ -22,11 +22,12 @@
 
 use serde_json::{Map, Value};
 
+use hlayout::codegen;
 use hlayout::symbolic::{Poly, SymMovement, SymViewStack, Symbols};
 use hlayout::{Error, Limits};
 
 use crate::batch::Reply;
-use crate::fields::{self, clip, Fields};
+use crate::fields::{self, Fields};
 
 /// Why a symbolic chain has no answer: a message, and the facts that would
 /// make one exist when the library named them.
@@ -47,23 +48,13 @@ impl From<String> for ChainError {
 /// request's assumptions. O(ops · rank · t²) for the stack, plus the
 /// offsets when asked for (at most `max_reply_elements` evaluations).
 pub(crate) fn chain(f: &Fields, syms: &mut Symbols, limits: &Limits) -> Result<Reply, ChainError> {
-    if f.optional("expr").is_some() || f.optional("expr_input").is_some() {
-        return Err(ChainError::Plain(
-            "chain: expr is not supported over symbols yet".into(),
-        ));
-    }
+    let expr = crate::expr::chain_expr_fields(f)?;
     let listed = match f.optional("offsets") {
         None => false,
         Some(v) => fields::boolean(v, "offsets")?,
     };
     let shape = shape(f.required("shape")?, syms, limits)?;
-    let ops = f.required("ops")?;
-    let ops = ops
-        .as_array()
-        .ok_or_else(|| fields::wrong("ops", "an array of movement ops", ops))?;
-    limits
-        .check_ops(ops.len())
-        .map_err(|e| format!("ops: {e}"))?;
+    let ops = crate::batch::chain_ops(f, limits)?;
     let parsed = ops
         .iter()
         .enumerate()
@@ -79,6 +70,11 @@ pub(crate) fn chain(f: &Fields, syms: &mut Symbols, limits: &Limits) -> Result<R
     let mut out = Map::new();
     out.insert("views".into(), t.views().len().into());
     out.insert("repr".into(), t.show(syms).to_string().into());
+    if let Some((lang, input)) = expr {
+        let k = codegen::sym_stack(&t, syms, input)
+            .map_err(|e| ChainError::Lib(String::new(), Box::new(e)))?;
+        out.extend(crate::expr::kernel_fields(k.kernel(), lang));
+    }
     if f.optional("bind").is_some() && !listed {
         // Checked (a binding must name used symbols within their
         // assumptions) though only offsets use it.
@@ -156,28 +152,7 @@ fn binding(
     ops: &[SymMovement],
     complete: bool,
 ) -> Result<Vec<i64>, ChainError> {
-    let obj = match f.optional("bind") {
-        None => &Map::new(),
-        Some(Value::Object(o)) => o,
-        Some(v) => return Err(fields::wrong("bind", "an object {\"N\": 3, ..}", v).into()),
-    };
-    let mut given = vec![None; syms.len()];
-    for (name, v) in obj {
-        let what = format!("bind.{}", clip(name));
-        let x = fields::int(v, &what)?;
-        let id = syms
-            .id(name)
-            .ok_or_else(|| format!("{what}: the request uses no symbol {}", clip(name)))?;
-        let a = syms.assumption(id);
-        if !a.allows(x) {
-            return Err(format!(
-                "{what}: {name} = {x} breaks its assumptions ({} <= {name} <= {}, {name} % {} == 0)",
-                a.min, a.max, a.divisible_by
-            )
-            .into());
-        }
-        given[id as usize] = Some(x);
-    }
+    let given = crate::symbolic::given_values(f, syms)?;
     let used = used_symbols(shape, ops);
     (0..syms.len())
         .map(|id| match given[id] {

@@ -10,7 +10,7 @@ use hlayout_cli::batch::respond;
 use serde_json::{json, Map, Value};
 
 /// The symbols of a request's `assume` field.
-fn symbols(req: &Value) -> Symbols {
+pub(crate) fn symbols(req: &Value) -> Symbols {
     let mut s = Symbols::new();
     if let Some(a) = req.get("assume").and_then(Value::as_object) {
         for (name, v) in a {
@@ -329,7 +329,7 @@ fn unsupported_ops_are_named() {
     // Invariant: an op the library does not answer over symbols yet is refused, naming it; never a concrete guess.
     let reqs = [
         r#"{"op":"expr","layout":"Sw<1,0,1> o 0 o (N,4):(4,1)","lang":"c"}"#,
-        r#"{"op":"chain","shape":["N",4],"ops":[],"expr":"c"}"#,
+        r#"{"op":"linear_layout","layout":"(N,4):(4,1)"}"#,
         r#"{"op":"eval","layout":"Sw<3,4,3> o 0 o (8,N):(N,1)"}"#,
     ];
     for req in reqs {

@@ -65,7 +65,7 @@ use crate::symbolic::{Fact, Poly, SymView, SymViewStack, Symbols, Truth};
 /// s.assume("j", Assume { min: 0, max: 8, ..Assume::default() })?;
 /// let t = SymViewStack::new(&[s.parse("N")?, 4.into()], &s)?.apply(&pad, &s)?;
 /// let k = sym_stack(&t, &s, Input::Coords)?;
-/// assert_eq!(k.kernel().render(Lang::C), ("i0 * 4 + i1 - j * 4".into(), "i0 >= j".into()));
+/// assert_eq!(k.kernel().render(Lang::C), ("i0 * 4 + i1 - 4 * j".into(), "i0 >= j".into()));
 /// let at = s.binding(&[("N", 3), ("j", 2)])?;
 /// assert_eq!(k.eval(&s, &[1, 3], &at)?.1, false);
 /// assert_eq!(k.eval(&s, &[4, 3], &at)?, (11, true));

@@ -55,6 +55,16 @@ pub fn compile_and_run(src: &str) -> Option<Vec<Vec<i64>>> {
     )
 }
 
+/// One kernel text to run: its C `index` and `valid`, the names of its
+/// inputs and its points, and each symbol's name and value.
+pub struct CRun {
+    pub index: String,
+    pub valid: String,
+    pub inputs: Vec<String>,
+    pub symbols: Vec<(String, i64)>,
+    pub points: Vec<Vec<i64>>,
+}
+
 /// One symbolic kernel to run: the binding (`values[id]` per symbol id) and
 /// the points of its inputs.
 pub struct SymRun<'a> {
@@ -63,25 +73,47 @@ pub struct SymRun<'a> {
     pub points: &'a [Vec<i64>],
 }
 
-/// Each run's C text at each of its points, one output line per run:
-/// `index` where `valid`, else -1. The symbols are runtime variables read
-/// from volatile storage, so gcc cannot fold them. `None` without gcc.
+/// [`run_texts`] of symbolic kernels.
 pub fn run_sym(runs: &[SymRun]) -> Option<Vec<Vec<i64>>> {
+    let runs: Vec<CRun> = runs
+        .iter()
+        .map(|r| {
+            let vars = r.k.kernel().vars();
+            let n_in = r.k.extents().len();
+            let (index, valid) = r.k.kernel().c();
+            CRun {
+                index,
+                valid,
+                inputs: vars[..n_in].iter().map(|v| v.name.clone()).collect(),
+                symbols: vars[n_in..]
+                    .iter()
+                    .zip(r.k.symbols())
+                    .map(|(v, &id)| (v.name.clone(), r.values[id as usize]))
+                    .collect(),
+                points: r.points.to_vec(),
+            }
+        })
+        .collect();
+    run_texts(&runs)
+}
+
+/// Each run's C text at each of its points, one output line per run:
+/// `index` where `valid`, else -1 (both evaluated everywhere). The symbols
+/// are runtime variables read from volatile storage, so gcc cannot fold
+/// them. `None` without gcc.
+pub fn run_texts(runs: &[CRun]) -> Option<Vec<Vec<i64>>> {
     let mut src = String::from("#include <stdio.h>\nint main(void) {\n");
     for r in runs {
-        let vars = r.k.kernel().vars();
-        let n_in = r.k.extents().len();
-        let (index, valid) = r.k.kernel().c();
+        let n_in = r.inputs.len();
         src.push_str("{\n");
-        for (v, &id) in vars[n_in..].iter().zip(r.k.symbols()) {
+        for (name, value) in &r.symbols {
             let _ = writeln!(
                 src,
-                "volatile long long v_{0} = {1}LL; long long {0} = v_{0};",
-                v.name, r.values[id as usize]
+                "volatile long long v_{name} = {value}LL; long long {name} = v_{name};"
             );
         }
         let _ = writeln!(src, "static const long long pts[][{n_in}] = {{");
-        for p in r.points {
+        for p in &r.points {
             let _ = writeln!(src, "{{{}}},", join(p));
         }
         src.push_str("};\n");
@@ -89,12 +121,13 @@ pub fn run_sym(runs: &[SymRun]) -> Option<Vec<Vec<i64>>> {
             src,
             "for (unsigned long n = 0; n < sizeof pts / sizeof pts[0]; n++) {{"
         );
-        for (k, v) in vars[..n_in].iter().enumerate() {
-            let _ = writeln!(src, "long long {} = pts[n][{k}];", v.name);
+        for (k, name) in r.inputs.iter().enumerate() {
+            let _ = writeln!(src, "long long {name} = pts[n][{k}];");
         }
         let _ = writeln!(
             src,
-            "long long idx = {index}; long long ok = {valid};\nprintf(\"%lld \", ok ? idx : -1LL);\n}}\nprintf(\"\\n\");\n}}"
+            "long long idx = {}; long long ok = {};\nprintf(\"%lld \", ok ? idx : -1LL);\n}}\nprintf(\"\\n\");\n}}",
+            r.index, r.valid
         );
     }
     src.push_str("return 0;\n}\n");
