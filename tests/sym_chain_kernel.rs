@@ -11,9 +11,9 @@
 //! at the same binding (`codegen::stack`).
 
 use crate::common;
+use crate::sym_kernel::{run_c, Run};
 use crate::symbolic_views::{draw_symbolic_op, symbolic_table, Chain, Words};
-use common::gcc::{run_sym, SymRun};
-use hlayout::codegen::{self, Input, SymKernel};
+use hlayout::codegen::{self, Input};
 use hlayout::symbolic::{Assume, Poly, SymViewStack, Symbols};
 use hlayout::Error;
 use proptest::prelude::*;
@@ -116,15 +116,6 @@ const CASES: &[Case] = &[
     ),
 ];
 
-/// One kernel at one binding: the points and the offsets wanted there (-1
-/// where invalid).
-struct Run {
-    k: SymKernel,
-    values: Vec<i64>,
-    points: Vec<Vec<i64>>,
-    want: Vec<i64>,
-}
-
 /// How the symbolic kernels' `/` and `%` compare with the concrete ones'.
 #[derive(Default, Debug)]
 struct Tally {
@@ -194,15 +185,7 @@ fn check(c: &Chain, t: &SymViewStack, per: usize, tally: &mut Tally, runs: &mut 
 
 /// The C of every run agrees with the reference.
 fn compiled_agree(runs: &[Run]) {
-    let sym: Vec<SymRun> = runs
-        .iter()
-        .map(|r| SymRun {
-            k: &r.k,
-            values: &r.values,
-            points: &r.points,
-        })
-        .collect();
-    let Some(out) = run_sym(&sym) else { return };
+    let Some(out) = run_c(runs) else { return };
     assert_eq!(out.len(), runs.len());
     for (r, got) in runs.iter().zip(&out) {
         assert_eq!(got, &r.want, "{:?} at {:?}", r.k.kernel().c(), r.values);
@@ -297,13 +280,14 @@ fn extreme_bindings_do_not_overflow() {
         let (idx, ok) = k.eval(&c.syms, p, &values).unwrap();
         assert_eq!((ok, if ok { idx } else { -1 }), (w >= 0, w), "{p:?}");
     }
-    let run = SymRun {
-        k: &k,
-        values: &values,
-        points: &points,
+    let run = Run {
+        k,
+        values,
+        points,
+        want,
     };
-    if let Some(out) = run_sym(&[run]) {
-        assert_eq!(out[0], want);
+    if let Some(out) = run_c(std::slice::from_ref(&run)) {
+        assert_eq!(out[0], run.want);
     }
 }
 

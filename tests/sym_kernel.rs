@@ -90,11 +90,11 @@ fn points(k: &SymKernel, values: &[i64]) -> Vec<Vec<i64>> {
 }
 
 /// One run: a kernel, a binding, and the offsets wanted at its points.
-struct Run {
-    k: SymKernel,
-    values: Vec<i64>,
-    points: Vec<Vec<i64>>,
-    want: Vec<i64>,
+pub(crate) struct Run {
+    pub(crate) k: SymKernel,
+    pub(crate) values: Vec<i64>,
+    pub(crate) points: Vec<Vec<i64>>,
+    pub(crate) want: Vec<i64>,
 }
 
 /// The kernels of every case at both inputs, checked by the interpreter
@@ -187,7 +187,7 @@ fn offset(l: &Layout, p: &[i64], input: Input) -> i64 {
 
 /// The C of every run compiled with UBSan (`common::gcc`); its output
 /// lines, or `None` without gcc.
-fn run_c(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
+pub(crate) fn run_c(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
     let runs: Vec<SymRun> = runs
         .iter()
         .map(|r| SymRun {
