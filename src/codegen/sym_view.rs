@@ -16,8 +16,11 @@
 //! digits' box (`min = Σ_{a<0} a·(e−1)`, `max = Σ_{a>0} a·(e−1)`, exact
 //! there); a constraint on the first digit alone, `lo <= ⌊x/P⌋ < hi`, compares
 //! `x` itself with `P·lo` and `P·hi` (no division; rule C3 of
-//! `docs/codegen.md`). A constraint the prover shows never holds makes the
-//! validity `false` and the index `0` (rule V2).
+//! `docs/codegen.md`); when such a constraint has `hi <= 1`, the first digit
+//! is 0 wherever the view is valid, so it is left out of the index and the
+//! other constraints, and the next digit takes no modulo (the index is only
+//! read where the validity holds; rule V1). A constraint the prover shows
+//! never holds makes the validity `false` and the index `0` (rule V2).
 //!
 //! **Several views.** As the concrete *split* kernel (`splice.rs`): the top
 //! view is lowered at the kernel's input, each view below at the index of
@@ -294,7 +297,15 @@ fn lower_view(
             })
             .collect();
         let extents: Vec<Poly> = leaves.iter().map(|l| l.extent.clone()).collect();
-        let forms = digit_forms(b, *x, &extents, &used)?;
+        let forms = if pinned(b, v, range, &leaves)? {
+            // The first digit is 0 wherever the view is valid: x < P_0
+            // there, so the next digit needs no modulo.
+            let mut forms = vec![Form::new()];
+            forms.extend(digit_forms(b, *x, &extents[1..], &used[1..])?);
+            forms
+        } else {
+            digit_forms(b, *x, &extents, &used)?
+        };
         for (k, (leaf, form)) in leaves.iter().zip(&forms).enumerate() {
             scaled(&mut index, form, &leaf.stride)?;
             for (j, &a) in leaf.coeffs.iter().enumerate() {
@@ -327,6 +338,23 @@ fn lower_view(
         compare(b, s, (&lo, need_lo), (&hi, need_hi), &mut cmps)?;
     }
     Ok((index, cmps))
+}
+
+/// `true` when a constraint `lo <= d < hi` on the first digit `d` of
+/// `leaves` alone has `hi <= 1` proved: `d` is 0 wherever `v` is valid.
+fn pinned(b: &Build, v: &SymView, range: &Range<usize>, leaves: &[Leaf]) -> Result<bool> {
+    let Some(first) = leaves.first() else {
+        return Ok(false);
+    };
+    for (j, c) in v.constraints().iter().enumerate() {
+        if first.coeffs[j] == 1
+            && only(v, j, range, leaves)
+            && b.proved(&Fact::le(c.hi(), &Poly::constant(1))?)
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// `true` when constraint `j`'s only non-zero coefficient over the whole
