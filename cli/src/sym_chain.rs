@@ -53,20 +53,7 @@ pub(crate) fn chain(f: &Fields, syms: &mut Symbols, limits: &Limits) -> Result<R
         None => false,
         Some(v) => fields::boolean(v, "offsets")?,
     };
-    let shape = shape(f.required("shape")?, syms, limits)?;
-    let ops = crate::batch::chain_ops(f, limits)?;
-    let parsed = ops
-        .iter()
-        .enumerate()
-        .map(|(k, op)| movement(op, syms, limits).map_err(|e| prefix(&format!("ops[{k}]"), e)))
-        .collect::<Result<Vec<SymMovement>, ChainError>>()?;
-    let mut t = SymViewStack::new(&shape, syms)
-        .map_err(|e| ChainError::Lib("shape".into(), Box::new(e)))?;
-    for (k, op) in parsed.iter().enumerate() {
-        t = t
-            .apply(op, syms)
-            .map_err(|e| ChainError::Lib(format!("ops[{k}]"), Box::new(e)))?;
-    }
+    let (t, shape, parsed) = stack(f, syms, limits)?;
     let mut out = Map::new();
     out.insert("views".into(), t.views().len().into());
     out.insert("repr".into(), t.show(syms).to_string().into());
@@ -94,6 +81,45 @@ pub(crate) fn chain(f: &Fields, syms: &mut Symbols, limits: &Limits) -> Result<R
         out.insert("offsets".into(), offsets.into());
     }
     Ok(Reply::Json(Value::Object(out)))
+}
+
+/// The stack of a chain request's `shape` and `ops` over symbols, with the
+/// shape and the ops read (a binding is checked against them).
+/// O(ops · rank · t²).
+///
+/// # Errors
+/// A malformed field, or the library's refusal of an op.
+pub(crate) fn stack(
+    f: &Fields,
+    syms: &mut Symbols,
+    limits: &Limits,
+) -> Result<(SymViewStack, Vec<Poly>, Vec<SymMovement>), ChainError> {
+    let shape = shape(f.required("shape")?, syms, limits)?;
+    let ops = crate::batch::chain_ops(f, limits)?;
+    let parsed = ops
+        .iter()
+        .enumerate()
+        .map(|(k, op)| movement(op, syms, limits).map_err(|e| prefix(&format!("ops[{k}]"), e)))
+        .collect::<Result<Vec<SymMovement>, ChainError>>()?;
+    let mut t = SymViewStack::new(&shape, syms)
+        .map_err(|e| ChainError::Lib("shape".into(), Box::new(e)))?;
+    for (k, op) in parsed.iter().enumerate() {
+        t = t
+            .apply(op, syms)
+            .map_err(|e| ChainError::Lib(format!("ops[{k}]"), Box::new(e)))?;
+    }
+    Ok((t, shape, parsed))
+}
+
+impl ChainError {
+    /// The message of the error.
+    pub(crate) fn message(self) -> String {
+        match self {
+            ChainError::Plain(m) => m,
+            ChainError::Lib(w, e) if w.is_empty() => e.to_string(),
+            ChainError::Lib(w, e) => format!("{w}: {e}"),
+        }
+    }
 }
 
 /// `what: ` before a message.
