@@ -12,7 +12,7 @@
 use crate::common;
 
 #[path = "common/chains.rs"]
-mod chains;
+pub(crate) mod chains;
 
 use common::ndarray::NdArray;
 use hlayout::symbolic::{Assume, Poly, SymMovement, SymViewStack, Symbols};
@@ -496,7 +496,7 @@ fn sizes_past_i64_are_refused() {
 
 /// One number of a concrete chain: the initial extent `k`, or number `k`
 /// of op `op`'s argument (in the order they are written).
-fn numbers(ops: &[Movement]) -> Vec<(usize, usize)> {
+pub(crate) fn numbers(ops: &[Movement]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (i, m) in ops.iter().enumerate() {
         let n = match m {
@@ -512,7 +512,7 @@ fn numbers(ops: &[Movement]) -> Vec<(usize, usize)> {
 /// The chain with one number replaced by `x + (v - lo)`... kept simple:
 /// the number `v` at `at` becomes the symbol `x` itself, `x ∈ [lo, hi]`
 /// (which holds `v`).
-fn abstracted(
+pub(crate) fn abstracted(
     shape: &[i64],
     ops: &[Movement],
     at: Option<(usize, usize)>,
@@ -549,7 +549,7 @@ fn abstracted(
     Chain { syms, shape, ops }
 }
 
-fn value_at(shape: &[i64], ops: &[Movement], at: Option<(usize, usize)>) -> i64 {
+pub(crate) fn value_at(shape: &[i64], ops: &[Movement], at: Option<(usize, usize)>) -> i64 {
     match at {
         None => shape[0],
         Some((i, k)) => match &ops[i] {
@@ -609,7 +609,7 @@ fn check_abstraction(
 
 /// The ops of a random concrete chain (no `stride`): movement ops drawn
 /// for the current shape.
-fn chain_ops(shape: &[i64], words: &[u32]) -> Vec<Movement> {
+pub(crate) fn chain_ops(shape: &[i64], words: &[u32]) -> Vec<Movement> {
     let mut r = crate::view_props::Draw(words.iter());
     let mut t = ViewStack::new(shape).unwrap();
     let mut ops = Vec::new();

@@ -16,10 +16,11 @@
 //! digits' box (`min = Σ_{a<0} a·(e−1)`, `max = Σ_{a>0} a·(e−1)`, exact
 //! there); a constraint on the first digit alone, `lo <= ⌊x/P⌋ < hi`, compares
 //! `x` itself with `P·lo` and `P·hi` (no division; rule C3 of
-//! `docs/codegen.md`); when such a constraint has `hi <= 1`, the first digit
-//! is 0 wherever the view is valid, so it is left out of the index and the
-//! other constraints, and the next digit takes no modulo (the index is only
-//! read where the validity holds; rule V1). A constraint the prover shows
+//! `docs/codegen.md`); when such a constraint pins the digit (`hi = lo + 1`,
+//! or `hi <= 1`: the digit is `lo`, or 0, wherever the view is valid), the
+//! digit is that constant in the index and the other constraints, and the
+//! next digit, `⌊x/P_1⌋ − c·e_1`, takes no modulo (the index is only read
+//! where the validity holds; rule V1). A constraint the prover shows
 //! never holds makes the validity `false` and the index `0` (rule V2).
 //!
 //! **Several views.** As the concrete *split* kernel (`splice.rs`): the top
@@ -282,6 +283,9 @@ fn lower_view(
     let cons = v.constraints();
     let mut index: Form = Vec::new();
     let mut sums: Vec<Form> = vec![Vec::new(); cons.len()];
+    // The constant parts of the index and of each constraint's sum.
+    let mut index_k = v.offset().clone();
+    let mut sums_k = vec![Poly::zero(); cons.len()];
     // A constraint on the first digit of a dimension alone: (x, divisor).
     let mut single: Vec<Option<(NodeId, Poly)>> = vec![None; cons.len()];
     for (range, x) in dims {
@@ -297,22 +301,31 @@ fn lower_view(
             })
             .collect();
         let extents: Vec<Poly> = leaves.iter().map(|l| l.extent.clone()).collect();
-        let forms = if pinned(b, v, range, &leaves)? {
-            // The first digit is 0 wherever the view is valid: x < P_0
-            // there, so the next digit needs no modulo.
-            let mut forms = vec![Form::new()];
-            forms.extend(digit_forms(b, *x, &extents[1..], &used[1..])?);
-            forms
-        } else {
-            digit_forms(b, *x, &extents, &used)?
+        let mut konst = vec![Poly::zero(); leaves.len()];
+        let forms = match pinned(b, v, range, &leaves)? {
+            Some(c) => {
+                // The first digit is `c` wherever the view is valid, so
+                // `c·P_1·e_1 <= x < (c+1)·P_1·e_1` there and the next digit
+                // is `⌊x/P_1⌋ - c·e_1`, with no modulo.
+                let mut forms = vec![Form::new()];
+                forms.extend(digit_forms(b, *x, &extents[1..], &used[1..])?);
+                if let Some(e1) = extents.get(1) {
+                    konst[1] = c.mul(e1)?.neg()?;
+                }
+                konst[0] = c;
+                forms
+            }
+            None => digit_forms(b, *x, &extents, &used)?,
         };
         for (k, (leaf, form)) in leaves.iter().zip(&forms).enumerate() {
             scaled(&mut index, form, &leaf.stride)?;
+            index_k = index_k.add(&konst[k].mul(&leaf.stride)?)?;
             for (j, &a) in leaf.coeffs.iter().enumerate() {
                 if a == 0 {
                     continue;
                 }
                 scaled(&mut sums[j], form, &Poly::constant(a))?;
+                sums_k[j] = sums_k[j].add(&konst[k].mul(&Poly::constant(a))?)?;
                 if k == 0 && a == 1 && only(v, j, range, &leaves) {
                     let inner = extents[1..]
                         .iter()
@@ -323,7 +336,7 @@ fn lower_view(
         }
     }
     let terms = b.sum(&index)?;
-    let index = plus(b, terms, v.offset())?;
+    let index = plus(b, terms, &index_k)?;
     let mut cmps = Vec::new();
     for (j, c) in cons.iter().enumerate() {
         let (need_lo, need_hi) = need[j];
@@ -333,28 +346,37 @@ fn lower_view(
         let (s, lo, hi) = match &single[j] {
             // lo <= ⌊x/P⌋ < hi  ⇔  P·lo <= x < P·hi.
             Some((x, p)) => (*x, c.lo().mul(p)?, c.hi().mul(p)?),
-            None => (b.sum(&sums[j])?, c.lo().clone(), c.hi().clone()),
+            // lo <= S + K < hi  ⇔  lo - K <= S < hi - K.
+            None => (
+                b.sum(&sums[j])?,
+                c.lo().sub(&sums_k[j])?,
+                c.hi().sub(&sums_k[j])?,
+            ),
         };
         compare(b, s, (&lo, need_lo), (&hi, need_hi), &mut cmps)?;
     }
     Ok((index, cmps))
 }
 
-/// `true` when a constraint `lo <= d < hi` on the first digit `d` of
-/// `leaves` alone has `hi <= 1` proved: `d` is 0 wherever `v` is valid.
-fn pinned(b: &Build, v: &SymView, range: &Range<usize>, leaves: &[Leaf]) -> Result<bool> {
+/// The value of the first digit `d` of `leaves` wherever `v` is valid, when
+/// a constraint `lo <= d < hi` on `d` alone pins it: `lo` when `hi - lo = 1`
+/// (a polynomial identity), `0` when `hi <= 1` is proved.
+fn pinned(b: &Build, v: &SymView, range: &Range<usize>, leaves: &[Leaf]) -> Result<Option<Poly>> {
     let Some(first) = leaves.first() else {
-        return Ok(false);
+        return Ok(None);
     };
     for (j, c) in v.constraints().iter().enumerate() {
-        if first.coeffs[j] == 1
-            && only(v, j, range, leaves)
-            && b.proved(&Fact::le(c.hi(), &Poly::constant(1))?)
-        {
-            return Ok(true);
+        if first.coeffs[j] != 1 || !only(v, j, range, leaves) {
+            continue;
+        }
+        if c.hi().sub(c.lo())? == Poly::constant(1) {
+            return Ok(Some(c.lo().clone()));
+        }
+        if b.proved(&Fact::le(c.hi(), &Poly::constant(1))?) {
+            return Ok(Some(Poly::zero()));
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
 /// `true` when constraint `j`'s only non-zero coefficient over the whole
