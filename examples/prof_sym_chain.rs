@@ -3,7 +3,8 @@
 //! (`chain_expr_*`, the same chains and binding), chosen by the first
 //! argument: `kv` (the default), `pad`, `views`. A second argument
 //! `concrete` builds the concrete chain's kernel at the binding instead, for
-//! the instruction ratio.
+//! the instruction ratio; `setup` builds (and checks) the case only, whose
+//! count is subtracted.
 //!
 //! ```sh
 //! cargo build --release --example prof_sym_chain
@@ -23,10 +24,12 @@ const CALLS: usize = 10_000;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let which = args.get(1).map_or("kv", String::as_str);
-    let concrete = args.get(2).is_some_and(|a| a == "concrete");
+    let mode = args.get(2).map_or("symbolic", String::as_str);
+    let concrete = mode == "concrete";
+    let calls = if mode == "setup" { 0 } else { CALLS };
     let c = sym_chain_case(which);
     let mut chars = 0;
-    for _ in 0..CALLS {
+    for _ in 0..calls {
         let (index, valid) = if concrete {
             codegen::stack(black_box(&c.concrete), Input::Coords)
                 .expect("kernel")
