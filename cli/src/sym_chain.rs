@@ -5,8 +5,10 @@
 //! The reply is the concrete one's: `views` (the number of views of the
 //! symbolic stack), `repr` (its text, polynomials inside) and, with
 //! `"offsets": true` and a `bind` naming every symbol the chain uses, the
-//! offsets of the stack at that binding (row-major, `-1` for padding). A
-//! refusal for want of a fact is `{"error": …, "needs": [F, …]}`.
+//! offsets of the stack at that binding (row-major, `-1` for padding); with
+//! `"expr"` (and `"expr_input"`), the kernel's `index` and `valid` over the
+//! coordinates (or `i`) and the symbols ([`hlayout::codegen::sym_stack`]).
+//! A refusal for want of a fact is `{"error": …, "needs": [F, …]}`.
 //!
 //! ```
 //! use hlayout_cli::batch::respond;
@@ -18,6 +20,8 @@
 //! assert!(out.ends_with(r#""needs":["N-sp >= 1"]}"#), "{out}");
 //! let out = respond(r#"{"op":"chain","shape":[4],"ops":[["pad",[["j",0]]]],"offsets":true,"bind":{"j":1}}"#);
 //! assert_eq!(out, r#"{"offsets":[-1,0,1,2,3],"repr":"j+4:1-j if j<=x0<j+4","views":1}"#);
+//! let out = respond(r#"{"op":"chain","shape":[4],"ops":[["pad",[["j",0]]]],"expr":"c","assume":{"j":{"min":0,"max":8}}}"#);
+//! assert_eq!(out, r#"{"index":"i0 - j","repr":"j+4:1-j if j<=x0<j+4","valid":"i0 >= j","views":1}"#);
 //! ```
 
 use serde_json::{Map, Value};
