@@ -389,29 +389,25 @@ fn main() -> ExitCode {
         Some(("draw", m)) => run_draw(m),
         Some(("expr", m)) => {
             let get = |name: &str| m.get_one::<String>(name).map(String::as_str);
-            if let (Some(text), None) = (get("LAYOUT"), get("chain")) {
-                if hlayout_cli::symbolic::text_has_symbol(text) && !text.contains("Sw<") {
-                    let lang = get("lang").unwrap_or("c");
-                    let out = hlayout_cli::sym_expr::command(
+            let (assumes, lang) = (many(m, "assume"), get("lang").unwrap_or("c"));
+            let symbolic = match (get("LAYOUT"), get("chain")) {
+                (Some(text), None)
+                    if hlayout_cli::symbolic::text_has_symbol(text) && !text.contains("Sw<") =>
+                {
+                    Some(hlayout_cli::sym_expr::command(
                         text,
-                        &many(m, "assume"),
+                        &assumes,
                         lang,
                         get("input"),
-                    );
-                    return print_or_fail("expr", out);
+                    ))
                 }
-            }
-            if let (None, Some(json)) = (get("LAYOUT"), get("chain")) {
-                if symbolic_chain(json) {
-                    let lang = get("lang").unwrap_or("c");
-                    let out = hlayout_cli::sym_expr::chain_command(
-                        json,
-                        &many(m, "assume"),
-                        lang,
-                        get("input"),
-                    );
-                    return print_or_fail("expr", out);
-                }
+                (None, Some(json)) if symbolic_chain(json) => Some(
+                    hlayout_cli::sym_expr::chain_command(json, &assumes, lang, get("input")),
+                ),
+                _ => None,
+            };
+            if let Some(out) = symbolic {
+                return print_or_fail("expr", out);
             }
             if let Err(e) = expr_symbols(&many(m, "assume"), get("LAYOUT")) {
                 eprintln!("hlayout expr: {e}");

@@ -65,11 +65,7 @@ pub fn command(
 ) -> Result<String, String> {
     let mut syms = crate::symbolic::symbols_of(assumes)?;
     let l = SymLayout::parse(text, &mut syms).map_err(|e| format!("{text}: {e}"))?;
-    let lang: Lang = lang.parse().map_err(|e| format!("--lang: {e}"))?;
-    let input: Input = match input {
-        Some(name) => name.parse().map_err(|e| format!("--input: {e}"))?,
-        None => Input::Linear,
-    };
+    let (lang, input) = lang_input(lang, input, Input::Linear)?;
     let k = codegen::sym_layout(&l, &syms, input).map_err(|e| e.to_string())?;
     Ok(lines(&k, lang))
 }
@@ -99,13 +95,19 @@ pub fn chain_command(
     let f = Fields::new(obj, "chain", &["shape", "ops"])?;
     let (t, _, _) = crate::sym_chain::stack(&f, &mut syms, &Limits::default())
         .map_err(crate::sym_chain::ChainError::message)?;
+    let (lang, input) = lang_input(lang, input, Input::Coords)?;
+    let k = codegen::sym_stack(&t, &syms, input).map_err(|e| e.to_string())?;
+    Ok(lines(&k, lang))
+}
+
+/// The `--lang` and `--input` arguments (`input` defaults to `default`).
+fn lang_input(lang: &str, input: Option<&str>, default: Input) -> Result<(Lang, Input), String> {
     let lang: Lang = lang.parse().map_err(|e| format!("--lang: {e}"))?;
     let input: Input = match input {
         Some(name) => name.parse().map_err(|e| format!("--input: {e}"))?,
-        None => Input::Coords,
+        None => default,
     };
-    let k = codegen::sym_stack(&t, &syms, input).map_err(|e| e.to_string())?;
-    Ok(lines(&k, lang))
+    Ok((lang, input))
 }
 
 /// `index: …`, `valid: …` and `vars: …` lines of a symbolic kernel.
