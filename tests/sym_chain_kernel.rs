@@ -454,6 +454,52 @@ fn overflow_at_the_default_max_names_the_fact() {
     assert!(codegen::sym_stack(&t, &bounded.syms, Input::Linear).is_ok());
 }
 
+/// Bounds implied by a stronger bound on the same sum are left out (each
+/// pad below adds `k <= x0`), and a view whose index provably stays inside
+/// the view below reads it without a clamp; the kernels still agree.
+#[test]
+fn implied_bounds_and_needless_clamps_are_left_out() {
+    let cycle = [
+        r#"["permute",[1,0]]"#,
+        r#"["pad",[[0,0],[1,0]]]"#,
+        r#"["permute",[1,0]]"#,
+    ];
+    let mut ops: Vec<String> = Vec::new();
+    for k in 1..=3 {
+        ops.extend(cycle.iter().map(|t| t.to_string()));
+        ops.push(format!(r#"["reshape",["4*N+{}"]]"#, 4 * k));
+        ops.push(format!(r#"["reshape",["N+{k}",4]]"#));
+    }
+    let ops: Vec<&str> = ops.iter().map(String::as_str).collect();
+    let padded = Chain::parse(&[("N", 1, 4, 1)], &["N", "4"], &ops);
+    let transposed = Chain::parse(
+        &[("N", 1, 4, 1)],
+        &["N", "4"],
+        &[
+            r#"["permute",[1,0]]"#,
+            r#"["reshape",["4*N"]]"#,
+            r#"["reshape",["N",4]]"#,
+        ]
+        .repeat(3),
+    );
+    let (mut tally, mut runs) = (Tally::default(), Vec::new());
+    for c in [&padded, &transposed] {
+        let t = c.run().unwrap();
+        let k = codegen::sym_stack(&t, &c.syms, Input::Coords).unwrap();
+        let (index, valid) = k.kernel().c();
+        assert!(
+            !valid.contains("&&") && !index.contains('?'),
+            "{index} if {valid}"
+        );
+        check(c, &t, 3, &mut tally, &mut runs);
+    }
+    assert!(
+        codegen::sym_stack(&transposed.run().unwrap(), &transposed.syms, Input::Coords)
+            .is_ok_and(|_| transposed.run().unwrap().views().len() == 4)
+    );
+    compiled_agree(&runs);
+}
+
 /// A validity false at every binding gives the index 0 (rule V2), and
 /// symbols that take one value give the concrete kernel.
 #[test]

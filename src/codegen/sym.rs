@@ -354,6 +354,16 @@ impl<'a> Build<'a> {
         self.bounds[id as usize].clone()
     }
 
+    /// Replaces the interval of `id` by `[lo, hi]`, which the caller knows
+    /// holds for its value at every input point (proved within `i64` as
+    /// any interval is).
+    pub(super) fn narrow(&mut self, id: NodeId, lo: Poly, hi: Poly) -> Result<()> {
+        self.require(Fact::at_most(&hi, i64::MAX));
+        self.require(Fact::at_most(&lo.neg()?, i64::MAX));
+        self.bounds[id as usize] = (lo, hi);
+        Ok(())
+    }
+
     /// The node of polynomial `p` (exact interval at every step).
     pub(super) fn poly(&mut self, p: &Poly) -> Result<NodeId> {
         let mut acc: Option<(NodeId, Poly)> = None;

@@ -30,6 +30,9 @@
 //! index wherever the view above is valid (movement ops stay inside the
 //! tensor they act on); the validity is the conjunction of all views'.
 //!
+//! A view's index node takes the view's offset range over the box of its
+//! leaf coordinates as its interval (unless a pinned digit made it differ
+//! where the view is invalid), so a contiguous view below needs no clamp.
 //! Every node's interval has polynomial ends, proved within `±(2^63 − 1)`,
 //! every divisor `>= 1` and dividend `>= 0`, at every allowed binding, or
 //! the kernel is refused naming the facts ([`Error::NeedsFacts`]). A stack
@@ -231,6 +234,64 @@ fn needed_bounds(v: &SymView, syms: &Symbols) -> Result<Option<Vec<Need>>> {
     Ok(Some(out))
 }
 
+/// `need` with every bound dropped that a kept bound of a constraint on
+/// the same sum (the same coefficients) is proved at least as strong as:
+/// the conjunction is unchanged (the intersection of rule C3 in
+/// `docs/codegen.md`). O(constraints²) prover calls.
+fn strongest(b: &Build, v: &SymView, need: &[Need]) -> Result<Vec<Need>> {
+    let cons = v.constraints();
+    let lo = keep_strongest(b, v, need.iter().map(|n| n.0), |k, j| {
+        Fact::ge(cons[k].lo(), cons[j].lo())
+    })?;
+    let hi = keep_strongest(b, v, need.iter().map(|n| n.1), |k, j| {
+        Fact::le(cons[k].hi(), cons[j].hi())
+    })?;
+    Ok(lo.into_iter().zip(hi).collect())
+}
+
+/// Of the bounds marked `needed` (one per constraint of `v`), those kept,
+/// greedily in order: a bound that a kept one implies (`implies(k, j)`:
+/// bound `k` is at least as strong as bound `j`, on the same sum) is
+/// dropped; a bound kept drops the kept ones it implies. Every dropped
+/// bound is implied by a kept one (each link points to a bound kept at the
+/// time, the last link to one kept at the end).
+fn keep_strongest(
+    b: &Build,
+    v: &SymView,
+    needed: impl Iterator<Item = bool>,
+    implies: impl Fn(usize, usize) -> Result<Fact>,
+) -> Result<Vec<bool>> {
+    let cons = v.constraints();
+    let mut keep: Vec<bool> = needed.collect();
+    let mut kept: Vec<usize> = Vec::new();
+    for j in 0..keep.len() {
+        if !keep[j] {
+            continue;
+        }
+        let rivals: Vec<usize> = kept
+            .iter()
+            .copied()
+            .filter(|&k| cons[k].coeffs() == cons[j].coeffs())
+            .collect();
+        let mut implied = false;
+        for &k in &rivals {
+            implied |= b.proved(&implies(k, j)?);
+        }
+        if implied {
+            keep[j] = false;
+            continue;
+        }
+        for &k in &rivals {
+            if b.proved(&implies(j, k)?) {
+                keep[k] = false;
+            }
+        }
+        kept.retain(|&k| keep[k]);
+        kept.push(j);
+    }
+    Ok(keep)
+}
+
 /// One merged leaf: extent, stride, constraint coefficients.
 struct Leaf {
     extent: Poly,
@@ -281,6 +342,7 @@ fn lower_view(
     need: &[Need],
 ) -> Result<(NodeId, Vec<NodeId>)> {
     let cons = v.constraints();
+    let need = &strongest(b, v, need)?;
     let mut index: Form = Vec::new();
     let mut sums: Vec<Form> = vec![Vec::new(); cons.len()];
     // The constant parts of the index and of each constraint's sum.
@@ -288,6 +350,7 @@ fn lower_view(
     let mut sums_k = vec![Poly::zero(); cons.len()];
     // A constraint on the first digit of a dimension alone: (x, divisor).
     let mut single: Vec<Option<(NodeId, Poly)>> = vec![None; cons.len()];
+    let mut any_pinned = false;
     for (range, x) in dims {
         let leaves = merged_leaves(v, range.clone());
         let used: Vec<bool> = leaves
@@ -304,6 +367,7 @@ fn lower_view(
         let mut konst = vec![Poly::zero(); leaves.len()];
         let forms = match pinned(b, v, range, &leaves)? {
             Some(c) => {
+                any_pinned = true;
                 // The first digit is `c` wherever the view is valid, so
                 // `c·P_1·e_1 <= x < (c+1)·P_1·e_1` there and the next digit
                 // is `⌊x/P_1⌋ - c·e_1`, with no modulo.
@@ -337,6 +401,12 @@ fn lower_view(
     }
     let terms = b.sum(&index)?;
     let index = plus(b, terms, &index_k)?;
+    if !any_pinned {
+        // The index is the view's at every point of its box: its range.
+        if let Some((lo, hi)) = box_range(b, v)? {
+            b.narrow(index, lo, hi)?;
+        }
+    }
     let mut cmps = Vec::new();
     for (j, c) in cons.iter().enumerate() {
         let (need_lo, need_hi) = need[j];
@@ -377,6 +447,24 @@ fn pinned(b: &Build, v: &SymView, range: &Range<usize>, leaves: &[Leaf]) -> Resu
         }
     }
     Ok(None)
+}
+
+/// The least and greatest offset of `v` over the box of its leaf
+/// coordinates, `offset + Σ_{s<0} s·(e−1)` and `offset + Σ_{s>0} s·(e−1)`,
+/// when every stride's sign is proved.
+fn box_range(b: &Build, v: &SymView) -> Result<Option<(Poly, Poly)>> {
+    let (mut lo, mut hi) = (v.offset().clone(), v.offset().clone());
+    for (e, s) in v.leaf_extents().iter().zip(v.leaf_strides()) {
+        let reach = e.sub(&Poly::constant(1))?.mul(s)?;
+        if b.proved(&Fact::ge(s, &Poly::zero())?) {
+            hi = hi.add(&reach)?;
+        } else if b.proved(&Fact::le(s, &Poly::zero())?) {
+            lo = lo.add(&reach)?;
+        } else {
+            return Ok(None);
+        }
+    }
+    Ok(Some((lo, hi)))
 }
 
 /// `true` when constraint `j`'s only non-zero coefficient over the whole
