@@ -493,10 +493,7 @@ fn implied_bounds_and_needless_clamps_are_left_out() {
         );
         check(c, &t, 3, &mut tally, &mut runs);
     }
-    assert!(
-        codegen::sym_stack(&transposed.run().unwrap(), &transposed.syms, Input::Coords)
-            .is_ok_and(|_| transposed.run().unwrap().views().len() == 4)
-    );
+    assert_eq!(transposed.run().unwrap().views().len(), 4);
     compiled_agree(&runs);
 }
 
