@@ -282,31 +282,55 @@ fn random_symbolic_chains_agree_at_every_binding() {
     );
     for _ in 0..common::cases(48) {
         let (dims, words) = draw.new_tree(&mut runner).unwrap().current();
-        let mut syms = symbolic_table();
-        let texts = ["N", "M", "2", "3", "2*N", "N+1"];
-        let shape: Vec<Poly> = dims
-            .iter()
-            .map(|&k| syms.parse(texts[k]).unwrap())
-            .collect();
-        let mut r = Words(words.iter());
-        let mut t = SymViewStack::new(&shape, &syms).unwrap();
-        let mut ops = Vec::new();
-        for _ in 0..5 {
-            let op = draw_symbolic_op(&t.shape().unwrap(), &syms, &mut r);
-            t = t.apply(&op, &syms).unwrap();
-            ops.push(op);
-        }
-        let c = Chain {
-            syms: std::mem::take(&mut syms),
-            shape,
-            ops,
-        };
+        let (c, t) = random_chain(&dims, &words, 5);
         check(&c, &t, 3, &mut tally, &mut runs);
     }
     eprintln!("random chains: {tally:?}");
     assert!(tally.more * 10 < tally.checked, "{tally:?}");
     assert_eq!(tally.more_other, 0, "{tally:?}");
     compiled_agree(&runs);
+}
+
+/// A random symbolic chain of `n` ops (every precondition holds at every
+/// binding: `symbolic_views`' drawing) and its stack.
+fn random_chain(dims: &[usize], words: &[u32], n: usize) -> (Chain, SymViewStack) {
+    let mut syms = symbolic_table();
+    let texts = ["N", "M", "2", "3", "2*N", "N+1"];
+    let shape: Vec<Poly> = dims
+        .iter()
+        .map(|&k| syms.parse(texts[k]).unwrap())
+        .collect();
+    let mut r = Words(words.iter());
+    let mut t = SymViewStack::new(&shape, &syms).unwrap();
+    let mut ops = Vec::new();
+    for _ in 0..n {
+        let op = draw_symbolic_op(&t.shape().unwrap(), &syms, &mut r);
+        t = t.apply(&op, &syms).unwrap();
+        ops.push(op);
+    }
+    let c = Chain {
+        syms: std::mem::take(&mut syms),
+        shape,
+        ops,
+    };
+    (c, t)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(64)))]
+
+    /// Longer random symbolic chains (up to 8 ops): the kernels agree with
+    /// the concrete chain at every binding, through the interpreter
+    /// (shrunk to a smallest failing chain).
+    #[test]
+    fn longer_random_chains_agree(
+        dims in prop::collection::vec(0usize..6, 1..=3),
+        words in prop::collection::vec(any::<u32>(), 128),
+        n in 1usize..=8,
+    ) {
+        let (c, t) = random_chain(&dims, &words, n);
+        check(&c, &t, 3, &mut Tally::default(), &mut Vec::new());
+    }
 }
 
 /// Concrete chains with one number abstracted into a symbol `x` over
