@@ -463,7 +463,9 @@ impl<'a> Build<'a> {
             }
         }
         merged.retain(|(_, c)| !c.is_zero());
-        merged.sort_by_key(|t| t.0); // the input first
+        // Terms with a positive leading coefficient first (`i1 - i0 * 4`,
+        // not `i0 * -4 + i1`), each group the input first.
+        merged.sort_by_key(|t| (t.1.terms().first().is_some_and(|x| x.1 < 0), t.0));
         let mut acc: Option<NodeId> = None;
         for (id, c) in merged {
             let negative = acc.is_some() && c.terms().first().is_some_and(|t| t.1 < 0);
