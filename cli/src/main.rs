@@ -132,7 +132,7 @@ fn command() -> Command {
                 .after_help(
                     "Examples:\n  hlayout expr \"(4,6):(1,4)\"\n  \
                      hlayout expr \"Sw<3,4,3> o 0 o (8,64):(64,1)\"\n  \
-                     hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'\n\n\
+                     hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'\n  \
                      hlayout expr \"(4,N):(1,4)\" --assume N:max=4096\n  \
                      hlayout expr --chain '{\"shape\":[\"N\",4],\"ops\":[[\"pad\",[[1,0],[0,0]]]]}' --assume N:max=64\n\n\
                      Over symbols the text uses the symbols as variables after the inputs (listed on \
