@@ -3,15 +3,16 @@
 //! batch dimension, transposes that need one or two views) and random
 //! symbolic chains, the kernel is built once and then evaluated at several
 //! bindings per symbol (each symbol's least, a middle and its greatest
-//! allowed value): by hlayout's interpreter and as C compiled by gcc under
-//! UBSan (`common::gcc`), at every point of the final shape, it equals the
+//! allowed value): by hlayout's interpreter, as C compiled by gcc under
+//! UBSan (`common::gcc`) and as Python (`eval`), at every point of the final
+//! shape, it equals the
 //! concrete chain (the index array materialised and moved,
 //! `common::ndarray`) at every valid element, and its validity everywhere.
 //! Its `/` and `%` are counted against the concrete kernel of the chain run
 //! at the same binding (`codegen::stack`).
 
 use crate::common;
-use crate::sym_kernel::{run_c, Run};
+use crate::sym_kernel::{run_c, run_python, Run};
 use crate::symbolic_views::{
     abstracted, chain_ops, chains, draw_symbolic_op, numbers, symbolic_table, value_at, Chain,
     Words,
@@ -248,12 +249,21 @@ fn check(c: &Chain, t: &SymViewStack, per: usize, tally: &mut Tally, runs: &mut 
     }
 }
 
-/// The C of every run agrees with the reference.
+/// The C (gcc under UBSan) and the Python (`eval`) of every run agree with
+/// the reference.
 fn compiled_agree(runs: &[Run]) {
-    let Some(out) = run_c(runs) else { return };
-    assert_eq!(out.len(), runs.len());
-    for (r, got) in runs.iter().zip(&out) {
-        assert_eq!(got, &r.want, "{:?} at {:?}", r.k.kernel().c(), r.values);
+    for (name, out) in [("C", run_c(runs)), ("Python", run_python(runs))] {
+        let Some(out) = out else { continue };
+        assert_eq!(out.len(), runs.len(), "{name}");
+        for (r, got) in runs.iter().zip(&out) {
+            assert_eq!(
+                got,
+                &r.want,
+                "{name}: {:?} at {:?}",
+                r.k.kernel().c(),
+                r.values
+            );
+        }
     }
 }
 

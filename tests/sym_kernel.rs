@@ -6,6 +6,7 @@
 //! and `%` than the concrete kernel of the same layout at that binding.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::Command;
 
 use crate::common;
@@ -200,7 +201,7 @@ pub(crate) fn run_c(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
 }
 
 /// The Python text of every run evaluated by `python3` at its points.
-fn run_python(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
+pub(crate) fn run_python(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
     if Command::new("python3").arg("--version").output().is_err() {
         eprintln!("SKIPPED: python3 not found");
         return None;
@@ -209,7 +210,7 @@ fn run_python(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
     for r in runs {
         let vars = r.k.kernel().vars();
         let n_in = r.k.extents().len();
-        let (index, _) = r.k.kernel().render(Lang::Python);
+        let (index, valid) = r.k.kernel().render(Lang::Python);
         let mut env: Vec<String> = vars[n_in..]
             .iter()
             .zip(r.k.symbols())
@@ -222,18 +223,26 @@ fn run_python(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
             .collect();
         let _ = writeln!(
             src,
-            "env = {{{}}}\npts = {:?}\nout = []\nfor p in pts:\n    env.update(zip([{}], p))\n    out.append(eval({:?}, env))\nprint(' '.join(map(str, out)))",
+            "env = {{{}}}\npts = {:?}\nout = []\nci, cv = compile({:?}, 'i', 'eval'), compile({:?}, 'v', 'eval')\nfor p in pts:\n    env.update(zip([{}], p))\n    idx, ok = eval(ci, env), eval(cv, env)\n    out.append(idx if ok else -1)\nprint(' '.join(map(str, out)))",
             env.join(", "),
             r.points,
-            names.join(", "),
-            index
+            index,
+            valid,
+            names.join(", ")
         );
     }
-    let run = Command::new("python3")
-        .arg("-c")
-        .arg(&src)
-        .output()
+    // The source on stdin: an argument would be too long for many runs.
+    let mut child = Command::new("python3")
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(src.as_bytes()));
+    let run = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
     assert!(
         run.status.success(),
         "python: {}",
