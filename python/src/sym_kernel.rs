@@ -1,13 +1,14 @@
-//! Kernel expressions of a symbolic layout: `SymLayout.kernel(input)` and
-//! `SymLayout.expr(lang, input)`, the same names, arguments and answers as
-//! `Layout.kernel` / `Layout.expr`, built by
-//! [`hlayout::codegen::sym_layout`]. The kernel's variables are the inputs
+//! Kernel expressions over symbols: `SymLayout.kernel(input)` /
+//! `SymLayout.expr(lang, input)` and `SymViewStack.kernel` / `.expr`, the
+//! same names, arguments and answers as `Layout`'s and `ViewStack`'s, built
+//! by [`hlayout::codegen::sym_layout`] and [`hlayout::codegen::sym_stack`].
+//! The kernel's variables are the inputs
 //! (`i`, or `i0, i1, …`) followed by the layout's symbols; calling it takes
 //! their values in that order. The binding only parses the option strings; a
 //! refusal for want of a fact raises `NeedsFactsError` naming it.
 
-use hlayout::codegen::{self, Kernel, SymKernel};
-use hlayout::symbolic::{SymLayout, Symbols};
+use hlayout::codegen::{Input, Kernel, SymKernel};
+use hlayout::symbolic::Symbols;
 use pyo3::prelude::*;
 
 use crate::errors::IntoPy;
@@ -52,17 +53,19 @@ impl SymEval {
     }
 }
 
-/// `l.kernel(input)`, its `repr` being `{source_repr}.kernel('{input}')`.
+/// The kernel `build` makes at `input`, as a `Kernel` whose `repr` is
+/// `{source_repr}.kernel('{input}')`.
 ///
-/// Cost: that of [`codegen::sym_layout`] (O(leaves) nodes, O(1) prover calls
-/// each), plus a copy of the symbol table.
+/// Cost: that of `build` ([`hlayout::codegen::sym_layout`]: O(leaves) nodes, O(1)
+/// prover calls each; [`hlayout::codegen::sym_stack`]: O(views · leaves ·
+/// (1 + constraints)) nodes), plus a copy of the symbol table.
 pub(crate) fn kernel(
-    l: &SymLayout,
     syms: &Symbols,
     source_repr: String,
     input: &str,
+    build: impl FnOnce(Input) -> hlayout::Result<SymKernel>,
 ) -> PyResult<PyKernel> {
-    let k = codegen::sym_layout(l, syms, kernel::input(input)?).py()?;
+    let k = build(kernel::input(input)?).py()?;
     let sym = SymEval {
         kernel: k,
         syms: syms.clone(),
@@ -73,17 +76,16 @@ pub(crate) fn kernel(
     ))
 }
 
-/// `(index, valid)` of the kernel reading through `l` at `input`, as text in
-/// `lang`, over the inputs and the symbols of `syms`.
+/// `(index, valid)` of the kernel `build` makes at `input`, as text in
+/// `lang`, over the inputs and the symbols.
 ///
-/// Cost: that of [`codegen::sym_layout`], then linear in the text.
+/// Cost: that of `build`, then linear in the text.
 pub(crate) fn expr(
-    l: &SymLayout,
-    syms: &Symbols,
     lang: &str,
     input: &str,
+    build: impl FnOnce(Input) -> hlayout::Result<SymKernel>,
 ) -> PyResult<(String, String)> {
     let lang = kernel::lang(lang)?;
-    let k = codegen::sym_layout(l, syms, kernel::input(input)?).py()?;
+    let k = build(kernel::input(input)?).py()?;
     Ok(k.kernel().render(lang))
 }

@@ -179,7 +179,9 @@ impl PySymLayout {
     /// True
     #[pyo3(signature = (input="linear"))]
     fn kernel(&self, input: &str) -> PyResult<crate::kernel::PyKernel> {
-        crate::sym_kernel::kernel(&self.inner, &self.syms, self.__repr__(), input)
+        crate::sym_kernel::kernel(&self.syms, self.__repr__(), input, |i| {
+            hlayout::codegen::sym_layout(&self.inner, &self.syms, i)
+        })
     }
 
     /// `(index, valid)` of `kernel(input)` as text in `lang` (`"c"`,
@@ -191,7 +193,9 @@ impl PySymLayout {
     /// ('i0 + i1 * N', 'True')
     #[pyo3(signature = (lang="c", input="linear"))]
     fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
-        crate::sym_kernel::expr(&self.inner, &self.syms, lang, input)
+        crate::sym_kernel::expr(lang, input, |i| {
+            hlayout::codegen::sym_layout(&self.inner, &self.syms, i)
+        })
     }
 
     fn __str__(&self) -> String {

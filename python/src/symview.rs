@@ -235,6 +235,38 @@ impl PySymViewStack {
         self.then(syms, op)
     }
 
+    /// The kernel expressions of the whole stack (the crate's code generator
+    /// over symbols): over the coordinates `i0, i1, …` (`input="coords"`, the
+    /// default) or the row-major rank `i` (`input="linear"`), then the
+    /// symbols as variables; exact at every allowed binding. Call it with
+    /// the inputs' values, then the symbols'. Raises `NeedsFactsError` when
+    /// an assumption is missing.
+    ///
+    /// >>> s = SymViewStack(["N", 4], assume={"N": {"max": 64}, "j": {"min": 0, "max": 8}})
+    /// >>> k = s.pad([("j", 0), (0, 0)]).kernel()
+    /// >>> k.render("c")
+    /// ('i0 * 4 + i1 - 4 * j', 'i0 >= j')
+    /// >>> k(4, 3, 3, 2), k(1, 3, 3, 2)
+    /// ((11, True), (-1, False))
+    #[pyo3(signature = (input="coords"))]
+    fn kernel(&self, input: &str) -> PyResult<crate::kernel::PyKernel> {
+        crate::sym_kernel::kernel(&self.syms, self.__repr__(), input, |i| {
+            hlayout::codegen::sym_stack(&self.inner, &self.syms, i)
+        })
+    }
+
+    /// `(index, valid)` of `kernel(input)` as text in `lang` (`"c"`,
+    /// `"cuda"`, `"rust"` or `"python"`).
+    ///
+    /// >>> SymViewStack(["N", 4], assume={"N": {"max": 64}}).permute([1, 0]).expr("python")
+    /// ('i0 + i1 * 4', 'True')
+    #[pyo3(signature = (lang="c", input="coords"))]
+    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
+        crate::sym_kernel::expr(lang, input, |i| {
+            hlayout::codegen::sym_stack(&self.inner, &self.syms, i)
+        })
+    }
+
     /// Each view's show text, bottom (reading the buffer) first.
     ///
     /// >>> SymViewStack(["N", 4]).permute([1, 0]).reshape(["4*N"]).views
