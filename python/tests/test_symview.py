@@ -173,3 +173,40 @@ def test_real_tinygrad_variables():
             same_everywhere(s.bind(start_pos=n), ViewStack([8, 4]).shrink([(0, n), (0, 4)]))
         with pytest.raises(OutOfDomainError):
             s.bind(start_pos=9)
+
+
+@pytest.mark.parametrize("input", ["coords", "linear"])
+@pytest.mark.parametrize("shape,assume,ops", CHAINS)
+def test_kernel_is_the_concrete_chain_at_every_element(shape, assume, ops, input):
+    s = build(shape, assume, ops)
+    k = s.kernel(input)
+    names = [n for n, _ in k.vars]
+    index, valid = k.render("python")
+    assert (index, valid) == s.expr("python", input)
+    rank = len(s.shape) if input == "coords" else 1
+    for at in bindings(s):
+        c = ViewStack([value(x, at) for x in shape])
+        for name, arg in ops:
+            c = getattr(c, name)(concrete_arg(name, arg, at))
+        syms = [at[n] for n in names[rank:]]
+        for r, crd in enumerate(itertools.product(*[range(n) for n in c.shape])):
+            want = c(*crd)
+            point = crd if input == "coords" else (r,)
+            env = dict(at, **({f"i{m}": x for m, x in enumerate(point)} if input == "coords" else {"i": r}))
+            assert eval(valid, {}, env) == (want is not None), (repr(s), at, crd)
+            if want is not None:
+                assert eval(index, {}, env) == want, (repr(s), at, crd, index)
+            got = k(*point, *syms)
+            assert got[1] == (want is not None) and (want is None or got[0] == want)
+
+
+def test_kernel_refusal_and_repr():
+    s = SymViewStack(["N", "M"]).permute([1, 0]).reshape(["N*M"])  # N*M*M may pass 2**63
+    with pytest.raises(NeedsFactsError) as e:
+        s.kernel()
+    assert e.value.needs and all("<=" in f for f in e.value.needs)
+    bounded = SymViewStack(["N", "M"], assume={"N": {"max": 4}, "M": {"max": 4}})
+    assert bounded.permute([1, 0]).reshape(["N*M"]).expr()[1] == "1"
+    t = SymViewStack(["N", 4], assume={"N": {"max": 8}}).flip([True, False])
+    assert repr(t.kernel("linear")) == repr(t) + ".kernel('linear')"
+    assert t.expr() == t.expr("cuda") and t.kernel()._repr_svg_() is None
