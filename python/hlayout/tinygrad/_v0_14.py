@@ -36,7 +36,8 @@ from .. import _hlayout as _hl
 __all__ = ["install", "uninstall", "installed", "chain_ops", "loop_nest_of"]
 
 _ORIGINAL = {}
-#: tuple of index UOps returned -> (top UOps, top shape, bottom shape, hlayout ops)
+#: tuple of index UOps returned -> (top UOps, top shape, bottom shape, hlayout
+#: ops, whether the chain holds a reshape)
 _CHAINS = {}
 _MAX_CHAINS = 1 << 16
 
@@ -381,18 +382,25 @@ def _apply_movement_op(op, in_shape, arg, rngs):
     if len(rngs) != len(out_shape) or not out_shape or 0 in out_shape:
         return original(op, in_shape, arg, rngs)
     rec = _CHAINS.get(rngs)
+    reshaped = op.name == "RESHAPE"
     if rec is not None and rec[2] == out_shape:
-        top, top_shape, _, above = rec
-        ops = ops + above
+        top, top_shape, _, above, was = rec
+        ops, reshaped = ops + above, reshaped or was
     else:
         top, top_shape = rngs, out_shape
-    try:
-        result = _index_uops(tuple(in_shape), top, ops, rngs, op.name == "PAD")
-    except _hl.HlayoutError:
-        return original(op, in_shape, arg, rngs)
+    if not reshaped:
+        # No reshape in the chain so far: tinygrad's index is affine in the
+        # top's (no division to save) and cheaper to build; the chain is
+        # still recorded, so a reshape further down sees all of it.
+        result = original(op, in_shape, arg, rngs)
+    else:
+        try:
+            result = _index_uops(tuple(in_shape), top, ops, rngs, op.name == "PAD")
+        except _hl.HlayoutError:
+            return original(op, in_shape, arg, rngs)
     if len(_CHAINS) >= _MAX_CHAINS:
         _CHAINS.clear()
-    _CHAINS[result] = (top, top_shape, tuple(in_shape), ops)
+    _CHAINS[result] = (top, top_shape, tuple(in_shape), ops, reshaped)
     return result
 
 
