@@ -406,3 +406,21 @@ def test_install_reaches_rules_compiled_before_it():
             assert seen() == {v14._ORIGINAL["patched"]}
         with plugin_state(False):
             assert seen() == {ix.apply_movement_op}
+
+
+def test_chain_without_reshape_keeps_tinygrads_index():
+    # No reshape: tinygrad's index is affine in the output's loops, and the
+    # plug-in hands it on as it is (the same kernel as stock).
+    import tinygrad.schedule as sch
+
+    shape, ops = [4, 6], [["permute", [1, 0]], ["pad", [[1, 1], [0, 2]]], ["flip", [True, False]],
+                          ["shrink", [[1, 5], [0, 3]]], ["expand", [2, 4, 3]]]
+    asts = {}
+    for on in (False, True):
+        with plugin_state(on):
+            sch.schedule_cache.clear()
+            lin = build(shape, ops).contiguous().schedule_linear()
+            ast, = (c.src[0] for c in lin.src if c.src[0].op is Ops.SINK)
+            asts[on] = [u.src[1] for u in ast.toposort() if u.op is Ops.INDEX
+                        and u.src[0].op is Ops.PARAM and u.src[0].arg.slot != 0]  # the read
+    assert len(asts[True]) == 1 and asts[True] == asts[False]
