@@ -46,6 +46,7 @@ mod rules_tests;
 mod splice;
 mod swizzle;
 mod sym;
+mod sym_bind;
 
 pub use ir::{Kernel, Node, NodeId, Var};
 pub use loops::{loop_nest, Access, Loop, LoopNest};
