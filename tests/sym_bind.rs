@@ -4,51 +4,27 @@
 //! chosen layouts that coalesce by coincidence and for random layouts over
 //! two symbols at their least, middle and greatest values.
 
+use crate::common::symbolic::{product, syms};
 use hlayout::codegen::{self, Input, Kernel};
-use hlayout::symbolic::{Assume, SymLayout, Symbols};
+use hlayout::symbolic::{SymLayout, Symbols};
 use hlayout::Layout;
 use proptest::prelude::*;
 
 /// Each symbol at its least, middle and greatest allowed value, all
 /// combinations.
 fn bindings(s: &Symbols) -> Vec<Vec<i64>> {
-    let mut out = vec![vec![]];
-    for id in 0..s.len() as u8 {
+    product((0..s.len() as u8).map(|id| {
         let (lo, hi) = s.range(id);
         let d = s.assumption(id).divisible_by;
-        let mid = lo + (hi - lo) / d / 2 * d;
-        let mut vs = vec![lo, mid, hi];
+        let mut vs = vec![lo, lo + (hi - lo) / d / 2 * d, hi];
         vs.dedup();
-        out = out
-            .into_iter()
-            .flat_map(|b: Vec<i64>| {
-                vs.iter().map(move |&v| {
-                    let mut b = b.clone();
-                    b.push(v);
-                    b
-                })
-            })
-            .collect();
-    }
-    out
+        vs
+    }))
 }
 
 /// Every input point of `k` (a product of its variables' extents).
 fn points(k: &Kernel) -> Vec<Vec<i64>> {
-    let mut out = vec![vec![]];
-    for v in k.vars() {
-        out = out
-            .into_iter()
-            .flat_map(|p: Vec<i64>| {
-                (0..v.extent).map(move |x| {
-                    let mut p = p.clone();
-                    p.push(x);
-                    p
-                })
-            })
-            .collect();
-    }
-    out
+    product(k.vars().iter().map(|v| 0..v.extent))
 }
 
 /// The concrete layout's offset at input point `p`.
@@ -103,19 +79,6 @@ fn check(l: &SymLayout, s: &Symbols) -> usize {
 /// `(layout, [(symbol, min, max, divisible_by)])`.
 type Case = (&'static str, &'static [(&'static str, i64, i64, i64)]);
 
-fn symbols(assume: &[(&str, i64, i64, i64)]) -> Symbols {
-    let mut s = Symbols::new();
-    for &(name, min, max, divisible_by) in assume {
-        let a = Assume {
-            min,
-            max,
-            divisible_by,
-        };
-        s.assume(name, a).unwrap();
-    }
-    s
-}
-
 #[test]
 fn coincidental_coalescing_is_specialised_away() {
     // Each layout coalesces concretely at some binding where the symbolic
@@ -140,12 +103,12 @@ fn coincidental_coalescing_is_specialised_away() {
         ("(N,2):(-2,1)", &[("N", 1, 6, 1)]),
     ];
     for (text, assume) in cases {
-        let mut s = symbols(assume);
+        let mut s = syms(assume);
         let l = SymLayout::parse(text, &mut s).unwrap();
         assert!(check(&l, &s) > 0, "{text}: nothing checked");
     }
     // The first case by hand: at N = 1 no division is left.
-    let mut s = symbols(&[("N", 1, 9, 1)]);
+    let mut s = syms(&[("N", 1, 9, 1)]);
     let l = SymLayout::parse("(4,N):(1,4)", &mut s).unwrap();
     let k = codegen::sym_layout(&l, &s, Input::Linear).unwrap();
     let bound = k.bind(&s, &s.binding(&[("N", 1)]).unwrap()).unwrap();
@@ -154,7 +117,7 @@ fn coincidental_coalescing_is_specialised_away() {
 
 #[test]
 fn a_binding_outside_the_assumptions_is_refused() {
-    let mut s = symbols(&[("N", 2, 9, 1)]);
+    let mut s = syms(&[("N", 2, 9, 1)]);
     let l = SymLayout::parse("(4,N):(1,4)", &mut s).unwrap();
     let k = codegen::sym_layout(&l, &s, Input::Linear).unwrap();
     assert!(k.bind(&s, &[1]).is_err());
@@ -209,7 +172,7 @@ proptest! {
         n in (1i64..=3, 0i64..=3),
         m in (1i64..=2, 0i64..=3),
     ) {
-        let s = symbols(&[("N", n.0, n.0 + n.1, 1), ("M", m.0, m.0 + m.1, 1)]);
+        let s = syms(&[("N", n.0, n.0 + n.1, 1), ("M", m.0, m.0 + m.1, 1)]);
         let mut s = s;
         if let Ok(l) = SymLayout::parse(&text, &mut s) {
             check(&l, &s);

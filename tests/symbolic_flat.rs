@@ -31,21 +31,7 @@ fn values(s: &Symbols, id: u8) -> Vec<i64> {
 
 /// Every combination of [`values`].
 fn bindings(s: &Symbols) -> Vec<Vec<i64>> {
-    let mut out = vec![Vec::new()];
-    for id in 0..s.len() as u8 {
-        let vs = values(s, id);
-        out = out
-            .into_iter()
-            .flat_map(|b: Vec<i64>| {
-                vs.iter().map(move |&v| {
-                    let mut b = b.clone();
-                    b.push(v);
-                    b
-                })
-            })
-            .collect();
-    }
-    out
+    crate::common::symbolic::product((0..s.len() as u8).map(|id| values(s, id)))
 }
 
 /// The merge of the two views, checked at every binding against the oracle.
