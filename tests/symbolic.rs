@@ -644,19 +644,10 @@ fn census_of_complement_divide_and_product_answers() {
     for _ in 0..3000 {
         let ((sh, st, k, is_stride, below, above, dp), (tb_s, tb_d), in_a) =
             strat.new_tree(&mut runner).unwrap().current();
-        let k = k % if in_a { sh.len() } else { tb_s.len() };
-        let v = match (in_a, is_stride) {
-            (true, true) => st[k],
-            (true, false) => sh[k],
-            (false, true) => tb_d[k],
-            (false, false) => tb_s[k],
-        };
+        let (v, ta, tb) = spotted_pair((&sh, &st), (&tb_s, &tb_d), k, is_stride, in_a);
         let Some(s) = n_for(v, below, above, dp) else {
             continue;
         };
-        let spot = Some((k, is_stride));
-        let ta = text(&sh, &st, if in_a { spot } else { None });
-        let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
         let runs: [(&str, &Run); 3] = [
             ("complement", &|s| {
                 let m = Poly::constant(48);
