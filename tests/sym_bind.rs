@@ -124,6 +124,23 @@ fn a_binding_outside_the_assumptions_is_refused() {
     assert!(k.bind(&s, &[]).is_err());
 }
 
+#[test]
+fn a_chain_kernel_with_a_condition_is_refused() {
+    use hlayout::symbolic::{SymMovement, SymViewStack};
+    let mut s = syms(&[("N", 1, 8, 1), ("j", 0, 3, 1)]);
+    let pad = SymMovement::parse(r#"["pad",[["j",0],[0,0]]]"#, &mut s).unwrap();
+    let t = SymViewStack::new(&[s.parse("N").unwrap(), 4.into()], &s)
+        .unwrap()
+        .apply(&pad, &s)
+        .unwrap();
+    let k = codegen::sym_stack(&t, &s, Input::Coords).unwrap();
+    let at = s.binding(&[("N", 3), ("j", 2)]).unwrap();
+    assert!(matches!(
+        k.bind(&s, &at),
+        Err(hlayout::Error::OutOfDomain { .. })
+    ));
+}
+
 /// An extent: a constant 1..=4, `N`, `M`, `2*N`, `N+1`.
 fn extent() -> impl Strategy<Value = String> {
     prop_oneof![

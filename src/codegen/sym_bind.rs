@@ -27,7 +27,10 @@ impl SymKernel {
     /// The concrete kernel at the binding `values` (`values[id]` for each
     /// symbol id of `syms`, see [`Symbols::binding`]): the inputs only (no
     /// symbol variables), their extents bound, the index re-simplified with
-    /// the concrete bounds (module docs). O(nodes · atoms).
+    /// the concrete bounds (module docs). For the kernels of symbolic
+    /// layouts ([`super::sym_layout`]); a chain's kernel
+    /// ([`super::sym_stack`]) binds when it has no validity condition and
+    /// no selection, and is refused otherwise. O(nodes · atoms).
     ///
     /// # Errors
     /// [`Error::OutOfDomain`] when a value breaks its assumptions, or for a
