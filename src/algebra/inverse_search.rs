@@ -95,21 +95,30 @@ pub(crate) enum Found {
     Refuted(String),
 }
 
-/// Work units left.
-pub(super) struct Budget(i64);
+/// Work units left, of a total.
+pub(super) struct Budget {
+    left: i64,
+    total: i64,
+}
 
 impl Budget {
+    /// A budget of `total` work units (none when `total ≤ 0`).
+    pub(super) fn new(total: i64) -> Budget {
+        let total = total.max(0);
+        Budget { left: total, total }
+    }
+
     /// Charges `n` work units.
     pub(super) fn spend(&mut self, n: i64) -> Result<()> {
-        if n > self.0 {
-            let spent = LEFT_INVERSE_SEARCH_BUDGET - self.0;
+        if n > self.left {
+            let spent = self.total - self.left;
             return Err(Error::BudgetExceeded {
                 what: "left_inverse's exact search",
                 needed: spent.saturating_add(n), // a lower bound: the search stops here
-                budget: LEFT_INVERSE_SEARCH_BUDGET,
+                budget: self.total,
             });
         }
-        self.0 -= n;
+        self.left -= n;
         Ok(())
     }
 }
@@ -121,9 +130,15 @@ impl Budget {
 /// refutation naming both indices.
 ///
 /// # Errors
-/// [`Error::BudgetExceeded`] past [`LEFT_INVERSE_SEARCH_BUDGET`];
-/// [`Error::Overflow`] when a stride of R or an intermediate leaves range.
-pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result<Found> {
+/// [`Error::BudgetExceeded`] past `budget` work units (the first pass runs
+/// on its own 2^16 on top); [`Error::Overflow`] when a stride of R or an
+/// intermediate leaves range.
+pub(crate) fn search_left_inverse(
+    s: &[i64],
+    d: &[i64],
+    index: &[i64],
+    budget: i64,
+) -> Result<Found> {
     let leaves: Vec<(i64, i64, i64)> = (0..s.len())
         .filter(|&k| s[k] > 1 && d[k] != 0)
         .map(|k| (s[k], d[k], index[k]))
@@ -139,7 +154,7 @@ pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result
     let mut search = Search {
         target: Target::new(&leaves)?,
         points,
-        budget: Budget(LEFT_INVERSE_SEARCH_BUDGET),
+        budget: Budget::new(budget),
         max,
         negative: min < 0,
         reach: max.saturating_add(1).max(min.saturating_neg()),
@@ -502,9 +517,19 @@ mod tests {
     #[test]
     fn budget_is_charged() {
         // Invariant: the search never spends past its budget / Witness: a charge of budget + 1.
-        let mut b = Budget(3);
+        let mut b = Budget::new(3);
         assert!(b.spend(3).is_ok());
-        assert!(matches!(b.spend(1), Err(Error::BudgetExceeded { .. })));
+        let err = b.spend(1).expect_err("past the budget");
+        assert!(matches!(
+            err,
+            Error::BudgetExceeded {
+                needed: 4,
+                budget: 3,
+                ..
+            }
+        ));
+        // No budget at all: the first charge fails, nothing panics.
+        assert!(Budget::new(-5).spend(1).is_err());
     }
 
     #[test]
