@@ -98,3 +98,28 @@ fn search_large(b: Bencher, (text, want): (&str, Kind)) {
     let l = checked(text, want);
     b.bench(|| black_box(&l).left_inverse().is_ok());
 }
+
+/// Past the default budget (`left_inverse_with_budget`): layouts of the
+/// rank-2 census (seed 1) that the default 2^18 units leave undecided,
+/// decided with the budget the census ladder found enough
+/// (`examples/prof_inverse.rs ladder 1 300 2`).
+#[divan::bench(args = [
+    ("(1007,279):(616,479)", 20, Kind::NoInverse),
+    ("(851,6):(862,740)", 20, Kind::NoInverse),
+    ("(744,9):(832,364)", 22, Kind::Inverse),
+], sample_count = 5, sample_size = 1)]
+fn search_past_default_budget(b: Bencher, (text, log, want): (&str, u32, Kind)) {
+    let l: Layout = text.parse().unwrap();
+    let got = match l.left_inverse_with_budget(1 << log) {
+        Ok(r) => {
+            for i in 0..l.size() {
+                assert_eq!(r.eval(l.eval(i).unwrap()).unwrap(), i, "{text}: {r} at {i}");
+            }
+            Kind::Inverse
+        }
+        Err(Error::BudgetExceeded { .. }) => Kind::Undecided,
+        Err(_) => Kind::NoInverse,
+    };
+    assert_eq!(got, want, "{text}");
+    b.bench(|| black_box(&l).left_inverse_with_budget(1 << log).is_ok());
+}
