@@ -48,6 +48,7 @@ mod hints;
 mod lattice;
 mod points;
 mod refute;
+mod vectors;
 mod verify;
 
 use smallvec::SmallVec;
@@ -59,6 +60,7 @@ use blocks::Blocks;
 use hints::Hints;
 use lattice::Solutions;
 use points::Points;
+use vectors::Vectors;
 use verify::{build, Target, Verdict};
 
 /// Most work units (image points read, chain nodes, trial divisions,
@@ -86,6 +88,11 @@ const LOOKAHEAD_FACTOR: i64 = 8;
 
 /// Points a node reads at most for Lemma 7.
 const MAX_LOOKAHEAD: usize = 4096;
+
+/// Points a node's scan reads before Lemma 7 by difference vectors
+/// (`vectors.rs`, rank 2) runs; it runs again after 8 times as many (the
+/// block equations read meanwhile pin more strides below the top).
+const VECTORS_AFTER: usize = 256;
 
 /// The search's outcome.
 pub(crate) enum Found {
@@ -139,6 +146,18 @@ pub(crate) fn search_left_inverse(
     index: &[i64],
     budget: i64,
 ) -> Result<Found> {
+    search_with(s, d, index, budget, VECTORS_AFTER)
+}
+
+/// [`search_left_inverse`] with the vector cut first run after
+/// `vectors_after` points of a node's scan (tests run it at once).
+fn search_with(
+    s: &[i64],
+    d: &[i64],
+    index: &[i64],
+    budget: i64,
+    vectors_after: usize,
+) -> Result<Found> {
     let leaves: Vec<(i64, i64, i64)> = (0..s.len())
         .filter(|&k| s[k] > 1 && d[k] != 0)
         .map(|k| (s[k], d[k], index[k]))
@@ -163,6 +182,8 @@ pub(crate) fn search_left_inverse(
         primes: vec![2, 3],
         digits: SmallVec::new(),
         hints: Hints::new(&leaves),
+        vectors: Vectors::new(&leaves),
+        vectors_after,
     };
     let mut chain = vec![1i64];
     if let Some(strides) = search.hinted_pass(&mut chain) {
@@ -246,6 +267,10 @@ struct Search {
     /// The first pass's place values (`hints.rs`): when not empty, only
     /// chains whose every place value divides one of them are tried.
     hints: Hints,
+    /// Rank 2: the shortest difference vectors, for Lemma 7 far ahead.
+    vectors: Vectors,
+    /// Points a node's scan reads before the vector cut first runs.
+    vectors_after: usize,
 }
 
 impl Search {
@@ -286,6 +311,7 @@ impl Search {
         let mut blocks = (chain.len() > 1).then(|| Blocks::new(sols.clone()));
         let mut children: Vec<(i64, Solutions, usize)> = Vec::new();
         let mut negatives_tried = false;
+        let mut vectors_at = self.vectors_after;
         let mut stop = top;
         let mut failed = false;
         let steps = self.hints.active().then(|| self.hints.steps(top));
@@ -313,6 +339,14 @@ impl Search {
                     }
                 }
                 _ => {}
+            }
+            if cur.read >= vectors_at {
+                vectors_at = vectors_at.saturating_mul(8);
+                if let Some(b) = blocks.as_mut() {
+                    if !self.vector_cut(chain, b)? {
+                        return Ok(None);
+                    }
+                }
             }
             children.push((next, t.clone(), cur.pos));
             if self.negative && next >= self.reach {
@@ -530,6 +564,36 @@ mod tests {
         ));
         // No budget at all: the first charge fails, nothing panics.
         assert!(Budget::new(-5).spend(1).is_err());
+    }
+
+    #[test]
+    fn the_vector_cut_changes_no_decision() {
+        // Invariant: the search with Lemma 7 by difference vectors at every node (from its first point) decides as the search with it late, and what it finds holds at every index / Witness: every rank-2 layout with extents 2..=6 and strides −6..=14 (the cut fires on small layouts only when run at once).
+        let leaves: Vec<(i64, i64)> = (2..=6)
+            .flat_map(|s| (-6..=14).filter(|&d| d != 0).map(move |d| (s, d)))
+            .collect();
+        let (mut found, mut refused) = (0, 0);
+        for &(s0, d0) in &leaves {
+            for &(s1, d1) in &leaves {
+                let (s, d, index) = ([s0, s1], [d0, d1], [s1, 1]);
+                let at_once = search_with(&s, &d, &index, 1 << 22, 0).expect("decided");
+                let late = search_with(&s, &d, &index, 1 << 22, VECTORS_AFTER).expect("decided");
+                match (at_once, late) {
+                    (Found::Inverse(r), Found::Inverse(_)) => {
+                        for (a, b) in (0..s0).flat_map(|a| (0..s1).map(move |b| (a, b))) {
+                            let x = a * d0 + b * d1;
+                            assert_eq!(r.eval(x).expect("defined"), a * s1 + b, "{s:?}:{d:?} {r}");
+                        }
+                        found += 1;
+                    }
+                    (Found::Refuted(_), Found::Refuted(_)) => refused += 1,
+                    _ => panic!("{s:?}:{d:?}: the vector cut changed the decision"),
+                }
+            }
+        }
+        assert!(found > 100 && refused > 100, "{found} {refused}");
+        let cuts = vectors::CUTS.with(|c| c.get());
+        assert!(cuts > 100, "the cut fired {cuts} times");
     }
 
     #[test]
