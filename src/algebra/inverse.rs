@@ -130,8 +130,9 @@ impl Layout {
     ///    in the worst case, hence bounded by
     ///    [`LEFT_INVERSE_SEARCH_BUDGET`](crate::algebra::LEFT_INVERSE_SEARCH_BUDGET)
     ///    (the first pass by a quarter of that on top). Not a decision
-    ///    procedure on every layout: about 5% of random rank-2 layouts with
-    ///    extents and strides in the hundreds still end `BudgetExceeded`.
+    ///    procedure on every layout: 4–7% of random rank-2 layouts with
+    ///    extents and strides in the hundreds still end `BudgetExceeded`
+    ///    ([`Layout::left_inverse_with_budget`] decides them with more units).
     ///
     /// Proofs (why each answer is right and each refusal is final):
     /// `docs/algebra.md`, section 7.

@@ -23,6 +23,11 @@
 //!   in order, with one new digit `⌊x/E⌋`: the child `E·p` needs exactly the
 //!   points below `E·p` to fit, and once a point fails no larger prime can
 //!   fit either, so the children are the primes below the first failure.
+//! - **Blocks.** Two points in one block of a node's top (equal `⌊x/E⌋`)
+//!   constrain the strides below the top alone, whatever the chain above
+//!   (`blocks.rs`); in rank 2 such pairs are also found by their coordinate
+//!   difference, far beyond the scan (`vectors.rs`), once a node has read
+//!   256 points (again after 2048, 16384, …).
 //! - **Lattice.** The integer strides that satisfy the equations so far form
 //!   a coset `p + K·ℤᵈ`; each equation is one extended-gcd elimination.
 //! - **Symbolic check.** When a node's strides are determined and its scan
