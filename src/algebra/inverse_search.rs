@@ -187,7 +187,11 @@ fn search_with(
         primes: vec![2, 3],
         digits: SmallVec::new(),
         hints: Hints::new(&leaves),
-        vectors: Vectors::new(&leaves),
+        vectors: None,
+        rank_two: match leaves[..] {
+            [l0, l1] => Some([l0, l1]),
+            _ => None,
+        },
         vectors_after,
     };
     let mut chain = vec![1i64];
@@ -272,8 +276,11 @@ struct Search {
     /// The first pass's place values (`hints.rs`): when not empty, only
     /// chains whose every place value divides one of them are tried.
     hints: Hints,
-    /// Rank 2: the shortest difference vectors, for Lemma 7 far ahead.
-    vectors: Vectors,
+    /// Rank 2: the shortest difference vectors, for Lemma 7 far ahead
+    /// (listed at the first cut, so searches that never need it skip it).
+    vectors: Option<Vectors>,
+    /// Rank 2: the two leaves `(extent, stride, index stride)`.
+    rank_two: Option<[(i64, i64, i64); 2]>,
     /// Points a node's scan reads before the vector cut first runs.
     vectors_after: usize,
 }

@@ -124,15 +124,30 @@ impl Search {
     pub(super) fn vector_cut(&mut self, chain: &[i64], b: &mut Blocks) -> Result<bool> {
         let top = *chain.last().unwrap_or(&1);
         let k = chain.len() - 1;
-        let [(_, d0, i0), (_, d1, i1)] = self.vectors.leaves;
+        let Some(leaves) = self.rank_two else {
+            return Ok(true);
+        };
+        if self.vectors.is_none() {
+            self.spend(2 * leaves[0].0)?;
+            self.vectors = Some(Vectors::new(&leaves));
+        }
+        let Some(vectors) = self.vectors.as_ref() else {
+            return Ok(true);
+        };
+        let list = vectors.list.clone();
+        let [(_, d0, i0), (_, d1, i1)] = leaves;
         let mut lower: SmallVec<[i64; 64]> = SmallVec::new();
         let mut diff: SmallVec<[i64; 64]> = SmallVec::new();
-        for n in 0..self.vectors.list.len() {
-            let (u, v, delta) = self.vectors.list[n];
+        for (u, v, delta) in list {
             if delta >= top {
                 break;
             }
-            for (a, c) in self.vectors.grid(u, v) {
+            let grid = self
+                .vectors
+                .as_ref()
+                .map(|vs| vs.grid(u, v))
+                .unwrap_or_default();
+            for (a, c) in grid {
                 // |coordinates| < 2^31 and |strides| < 2^31 in the searched
                 // family; checked all the same.
                 let (Some(x), Some(i)) = (
