@@ -128,7 +128,7 @@ impl Layout {
     ///    one composition. Its cost depends on how far it reads, not on
     ///    `size(L)`: typically tens to hundreds of microseconds, exponential
     ///    in the worst case, hence bounded by
-    ///    [`LEFT_INVERSE_SEARCH_BUDGET`](crate::algebra::LEFT_INVERSE_SEARCH_BUDGET)
+    ///    [`LEFT_INVERSE_SEARCH_BUDGET`]
     ///    (the first pass by a quarter of that on top). Not a decision
     ///    procedure on every layout: 4–7% of random rank-2 layouts with
     ///    extents and strides in the hundreds still end `BudgetExceeded`
@@ -176,7 +176,7 @@ impl Layout {
 
     /// [`Layout::left_inverse`] with the exact search bounded by `units`
     /// work units instead of
-    /// [`LEFT_INVERSE_SEARCH_BUDGET`](crate::algebra::LEFT_INVERSE_SEARCH_BUDGET)
+    /// [`LEFT_INVERSE_SEARCH_BUDGET`]
     /// (the search's first pass keeps its own 2^16 on top; `units ≤ 0` leaves
     /// only the closed forms and that pass). The answer never depends on the
     /// budget, only whether there is one: a larger budget turns some
