@@ -97,7 +97,7 @@ const MAX_LOOKAHEAD: usize = 4096;
 /// Points a node's scan reads before Lemma 7 by difference vectors
 /// (`vectors.rs`, rank 2) runs; it runs again after 8 times as many (the
 /// block equations read meanwhile pin more strides below the top).
-const VECTORS_AFTER: usize = 256;
+const VECTORS_AFTER: usize = 64;
 
 /// The search's outcome.
 pub(crate) enum Found {
@@ -353,7 +353,7 @@ impl Search {
                 _ => {}
             }
             if cur.read >= vectors_at {
-                vectors_at = vectors_at.saturating_mul(8);
+                vectors_at = vectors_at.saturating_mul(4);
                 if let Some(b) = blocks.as_mut() {
                     if !self.vector_cut(chain, b)? {
                         return Ok(None);

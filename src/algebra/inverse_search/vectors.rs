@@ -120,7 +120,8 @@ impl Vectors {
 impl Search {
     /// Lemma 7 on the vector pairs in one block of the top of `chain`. False
     /// when no strides are left below the top (the node and every chain
-    /// through it fail). Each pair costs one work unit per digit.
+    /// through it fail). Each grid position costs a work unit, and each
+    /// pair in one block one more per digit.
     pub(super) fn vector_cut(&mut self, chain: &[i64], b: &mut Blocks) -> Result<bool> {
         let top = *chain.last().unwrap_or(&1);
         let k = chain.len() - 1;
@@ -147,6 +148,7 @@ impl Search {
                 .as_ref()
                 .map(|vs| vs.grid(u, v))
                 .unwrap_or_default();
+            self.spend(grid.len() as i64)?;
             for (a, c) in grid {
                 // |coordinates| < 2^31 and |strides| < 2^31 in the searched
                 // family; checked all the same.
