@@ -46,7 +46,7 @@ pub(super) struct Vectors {
 impl Vectors {
     /// Lists, for every `|u| < s₀`, the `|v| < s₁` near `−u·d₀/d₁` that make
     /// `|u·d₀ + v·d₁|` nonzero with `gcd(u, v) = 1`, and keeps the
-    /// [`MAX_VECTORS`] shortest. O(s₀ log s₀).
+    /// [`MAX_VECTORS`] shortest. O(s₀), no allocation.
     pub(super) fn new(leaves: &[(i64, i64, i64)]) -> Vectors {
         let mut out = Vectors {
             leaves: [(1, 0, 0); 2],
@@ -57,39 +57,40 @@ impl Vectors {
         };
         out.leaves = [l0, l1];
         let ((s0, d0, _), (s1, d1, _)) = (l0, l1);
-        let mut all: Vec<(i64, i64, i64)> = Vec::new();
-        for u in -(s0 - 1)..s0 {
-            // Offsets and extents are below 2^31 here (a layout of i64 size
-            // with |strides| read as i128 below), so the products fit i128.
+        // (u, v) and (−u, −v) are one vector: u ≥ 0 covers every one.
+        let mut best: SmallVec<[(i64, i64, i64); MAX_VECTORS]> = SmallVec::new();
+        for u in 0..s0 {
+            // Extents and strides are below 2^63, so the products fit i128.
             let target = -(i128::from(u) * i128::from(d0));
             let guess = target / i128::from(d1);
             for v in [guess - 1, guess, guess + 1] {
                 if v.abs() >= i128::from(s1) || (u == 0 && v == 0) {
                     continue;
                 }
-                let delta = i128::from(u) * i128::from(d0) + v * i128::from(d1);
-                if delta == 0 || num_integer::gcd(i128::from(u), v) != 1 {
-                    // A collision (refused before the search), or a multiple
-                    // of a shorter vector with the same index ratio.
+                let raw = i128::from(u) * i128::from(d0) + v * i128::from(d1);
+                let delta = raw.abs();
+                let full = best.len() == MAX_VECTORS;
+                if delta == 0 || (full && delta >= i128::from(best[MAX_VECTORS - 1].0)) {
+                    continue; // a collision (refused before the search), or too long
+                }
+                if num_integer::gcd(i128::from(u), v) != 1 {
+                    // A multiple of a shorter vector, with its index ratio.
                     continue;
                 }
-                let Ok(v) = i64::try_from(v) else { continue };
-                let Ok(delta) = i64::try_from(delta) else {
+                let (Ok(v), Ok(delta)) = (i64::try_from(v), i64::try_from(delta)) else {
                     continue;
                 };
-                let (u, v, delta) = if delta < 0 {
-                    (-u, -v, -delta)
-                } else {
-                    (u, v, delta)
-                };
-                all.push((delta, u, v));
+                let sign = if raw < 0 { -1 } else { 1 };
+                let entry = (delta, sign * u, sign * v);
+                let at = best.partition_point(|e| *e < entry);
+                if best.get(at) != Some(&entry) {
+                    best.insert(at, entry);
+                    best.truncate(MAX_VECTORS);
+                }
             }
         }
-        all.sort_unstable();
-        all.dedup();
-        out.list = all
+        out.list = best
             .into_iter()
-            .take(MAX_VECTORS)
             .map(|(delta, u, v)| (u, v, delta))
             .collect();
         out
