@@ -27,7 +27,7 @@
 //!   constrain the strides below the top alone, whatever the chain above
 //!   (`blocks.rs`); in rank 2 such pairs are also found by their coordinate
 //!   difference, far beyond the scan (`vectors.rs`), once a node has read
-//!   256 points (again after 2048, 16384, …).
+//!   64 points (again after 256, 1024, …).
 //! - **Lattice.** The integer strides that satisfy the equations so far form
 //!   a coset `p + K·ℤᵈ`; each equation is one extended-gcd elimination.
 //! - **Symbolic check.** When a node's strides are determined and its scan
@@ -95,7 +95,7 @@ const LOOKAHEAD_FACTOR: i64 = 8;
 const MAX_LOOKAHEAD: usize = 4096;
 
 /// Points a node's scan reads before Lemma 7 by difference vectors
-/// (`vectors.rs`, rank 2) runs; it runs again after 8 times as many (the
+/// (`vectors.rs`, rank 2) runs; it runs again after 4 times as many (the
 /// block equations read meanwhile pin more strides below the top).
 const VECTORS_AFTER: usize = 64;
 
