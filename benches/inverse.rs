@@ -84,7 +84,7 @@ fn search_100_3(b: Bencher, (text, want): (&str, Kind)) {
 /// (`(1024,34):(100,3)`, and `(1024,1024):(3076,3)` on the chain
 /// 1 | 3 | 9228 of the first pass), collisions named (rank 2 in O(1), rank 3
 /// when read), injective layouts refused, and one still undecided
-/// (`(851,6):(862,740)`, 5,106 elements: refused given 2^28 work units).
+/// (`(851,6):(862,740)`, 5,106 elements: refused given 2^20 work units).
 #[divan::bench(args = [
     ("(1024,34):(100,3)", Kind::Inverse),
     ("(1024,1024):(100,3)", Kind::NotInjective),

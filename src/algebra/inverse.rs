@@ -183,7 +183,7 @@ impl Layout {
     /// [`Error::BudgetExceeded`] into a layout or a refusal, at a cost
     /// roughly linear in the units spent (about 1–2 ms per 2^18 units in a
     /// release build). On random rank-2 layouts with extents and strides in
-    /// the hundreds, 2^28 units decided every one of 600 drawn
+    /// the hundreds, 2^24 units decided every one of 900 drawn
     /// (`docs/algebra.md` §7.1, *What is not guaranteed*).
     ///
     /// # Errors
