@@ -181,10 +181,10 @@ impl Layout {
     /// only the closed forms and that pass). The answer never depends on the
     /// budget, only whether there is one: a larger budget turns some
     /// [`Error::BudgetExceeded`] into a layout or a refusal, at a cost
-    /// roughly linear in the units spent (about 1–2 ms per 2^18 units in a
+    /// roughly linear in the units spent (2–15 ms per 2^18 units in a
     /// release build). On random rank-2 layouts with extents and strides in
     /// the hundreds, 2^24 units decided every one of 900 drawn
-    /// (`docs/algebra.md` §7.1, *What is not guaranteed*).
+    /// (`docs/algebra.md` §7.1, *A budget chosen by the caller*).
     ///
     /// # Errors
     /// As [`Layout::left_inverse`], `BudgetExceeded` naming `units`.
