@@ -5,7 +5,8 @@
 //! row index of a transposed tile (B with a negative stride); coalesce:
 //! `(N,(4,8)):(32,(8,1))`; complement and logical divide: a tile grid; the
 //! merge of two flat views (tinygrad's `test_variable_divmod` pair, a masked
-//! KV cache, a padded window). Each
+//! KV cache, a padded window); the kernel expressions of symbolic chains
+//! (`tests/common/sym_chain_cases.rs`). Each
 //! symbolic result is checked once against the concrete one at the binding.
 
 use divan::{black_box, Bencher};
@@ -401,4 +402,32 @@ fn expr_symbolic(bencher: Bencher) {
 fn expr_concrete(bencher: Bencher) {
     let (_, _, c) = expr_case();
     bencher.bench_local(|| codegen::layout(black_box(&c), Input::Linear).unwrap().c());
+}
+
+#[path = "../tests/common/sym_chain_cases.rs"]
+mod sym_chain_cases;
+
+use sym_chain_cases::{sym_chain_case, SYM_CHAINS};
+
+/// The C kernel of a symbolic chain (`codegen::sym_stack`, rendered), and
+/// of the concrete chain at the binding (`codegen::stack`).
+#[divan::bench(args = SYM_CHAINS)]
+fn chain_expr_symbolic(bencher: Bencher, which: &str) {
+    let c = sym_chain_case(which);
+    bencher.bench_local(|| {
+        codegen::sym_stack(black_box(&c.stack), &c.syms, Input::Coords)
+            .unwrap()
+            .kernel()
+            .c()
+    });
+}
+
+#[divan::bench(args = SYM_CHAINS)]
+fn chain_expr_concrete(bencher: Bencher, which: &str) {
+    let c = sym_chain_case(which);
+    bencher.bench_local(|| {
+        codegen::stack(black_box(&c.concrete), Input::Coords)
+            .unwrap()
+            .c()
+    });
 }

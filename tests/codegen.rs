@@ -4,7 +4,6 @@
 //! coordinate of the final shape; division counts against tinygrad's.
 
 use std::fmt::Write as _;
-use std::process::Command;
 
 use crate::common;
 use crate::stream_props::replay;
@@ -51,10 +50,6 @@ fn interpret(k: &Kernel) -> Vec<i64> {
 /// runs it, and returns each kernel's offsets (-1 where invalid); `None`
 /// when gcc is not installed.
 fn run_c(kernels: &[Kernel]) -> Option<Vec<Vec<i64>>> {
-    if Command::new("gcc").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: gcc not found; the C expressions were not compiled");
-        return None;
-    }
     let mut src = String::from("#include <stdio.h>\n");
     for (n, k) in kernels.iter().enumerate() {
         let (index, valid) = k.c();
@@ -76,43 +71,7 @@ fn run_c(kernels: &[Kernel]) -> Option<Vec<Vec<i64>>> {
         let _ = writeln!(src, "k{n}();");
     }
     src.push_str("return 0;\n}\n");
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("hlayout-codegen-{}-{run}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (c, exe) = (dir.join("k.c"), dir.join("k"));
-    std::fs::write(&c, &src).unwrap();
-    let cc = Command::new("gcc")
-        .args([
-            "-std=c99",
-            "-O0",
-            "-w",
-            "-fsanitize=undefined",
-            "-fno-sanitize-recover=all",
-        ])
-        .arg(&c)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        cc.status.success(),
-        "gcc: {}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-    let run = Command::new(&exe).output().unwrap();
-    assert!(
-        run.status.success(),
-        "UBSan: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = String::from_utf8(run.stdout).unwrap();
-    Some(
-        out.lines()
-            .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
-            .collect(),
-    )
+    common::gcc::compile_and_run(&src)
 }
 
 /// Checks the C texts of `k` against the protocol's rules at every point

@@ -6,9 +6,11 @@
 //! and `%` than the concrete kernel of the same layout at that binding.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::Command;
 
 use crate::common;
+use common::gcc::{run_sym, SymRun};
 use hlayout::codegen::{self, Input, Lang, SymKernel};
 use hlayout::symbolic::{Assume, SymLayout, Symbols};
 use hlayout::Layout;
@@ -89,11 +91,11 @@ fn points(k: &SymKernel, values: &[i64]) -> Vec<Vec<i64>> {
 }
 
 /// One run: a kernel, a binding, and the offsets wanted at its points.
-struct Run {
-    k: SymKernel,
-    values: Vec<i64>,
-    points: Vec<Vec<i64>>,
-    want: Vec<i64>,
+pub(crate) struct Run {
+    pub(crate) k: SymKernel,
+    pub(crate) values: Vec<i64>,
+    pub(crate) points: Vec<Vec<i64>>,
+    pub(crate) want: Vec<i64>,
 }
 
 /// The kernels of every case at both inputs, checked by the interpreter
@@ -184,93 +186,22 @@ fn offset(l: &Layout, p: &[i64], input: Input) -> i64 {
     }
 }
 
-/// The C of every run, each symbol a runtime variable read from `argv`-free
-/// volatile storage (so gcc cannot fold it), compiled with UBSan; its
-/// output lines, or `None` without gcc.
-fn run_c(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
-    if Command::new("gcc").arg("--version").output().is_err() {
-        eprintln!("SKIPPED: gcc not found; the C expressions were not compiled");
-        return None;
-    }
-    let mut src = String::from("#include <stdio.h>\nint main(void) {\n");
-    for r in runs {
-        let vars = r.k.kernel().vars();
-        let n_in = r.k.extents().len();
-        let (index, _) = r.k.kernel().c();
-        src.push_str("{\n");
-        for (v, &id) in vars[n_in..].iter().zip(r.k.symbols()) {
-            let _ = writeln!(
-                src,
-                "volatile long long v_{0} = {1}LL; long long {0} = v_{0};",
-                v.name, r.values[id as usize]
-            );
-        }
-        let _ = writeln!(src, "static const long long pts[][{n_in}] = {{");
-        for p in &r.points {
-            let _ = writeln!(src, "{{{}}},", join(p));
-        }
-        src.push_str("};\n");
-        let _ = writeln!(
-            src,
-            "for (unsigned long n = 0; n < sizeof pts / sizeof pts[0]; n++) {{"
-        );
-        for (k, v) in vars[..n_in].iter().enumerate() {
-            let _ = writeln!(src, "long long {} = pts[n][{k}];", v.name);
-        }
-        let _ = writeln!(
-            src,
-            "printf(\"%lld \", (long long)({index}));\n}}\nprintf(\"\\n\");\n}}"
-        );
-    }
-    src.push_str("return 0;\n}\n");
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("hlayout-symkernel-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (c, exe) = (dir.join("k.c"), dir.join("k"));
-    std::fs::write(&c, &src).unwrap();
-    let cc = Command::new("gcc")
-        .args([
-            "-std=c99",
-            "-O0",
-            "-w",
-            "-fsanitize=undefined",
-            "-fno-sanitize-recover=all",
-        ])
-        .arg(&c)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        cc.status.success(),
-        "gcc: {}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-    let run = Command::new(&exe).output().unwrap();
-    assert!(
-        run.status.success(),
-        "UBSan: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = String::from_utf8(run.stdout).unwrap();
-    Some(
-        out.lines()
-            .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
-            .collect(),
-    )
-}
-
-fn join(p: &[i64]) -> String {
-    p.iter()
-        .map(|x| format!("{x}LL"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The C of every run compiled with UBSan (`common::gcc`); its output
+/// lines, or `None` without gcc.
+pub(crate) fn run_c(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
+    let runs: Vec<SymRun> = runs
+        .iter()
+        .map(|r| SymRun {
+            k: &r.k,
+            values: &r.values,
+            points: &r.points,
+        })
+        .collect();
+    run_sym(&runs)
 }
 
 /// The Python text of every run evaluated by `python3` at its points.
-fn run_python(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
+pub(crate) fn run_python(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
     if Command::new("python3").arg("--version").output().is_err() {
         eprintln!("SKIPPED: python3 not found");
         return None;
@@ -279,7 +210,7 @@ fn run_python(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
     for r in runs {
         let vars = r.k.kernel().vars();
         let n_in = r.k.extents().len();
-        let (index, _) = r.k.kernel().render(Lang::Python);
+        let (index, valid) = r.k.kernel().render(Lang::Python);
         let mut env: Vec<String> = vars[n_in..]
             .iter()
             .zip(r.k.symbols())
@@ -292,18 +223,26 @@ fn run_python(runs: &[Run]) -> Option<Vec<Vec<i64>>> {
             .collect();
         let _ = writeln!(
             src,
-            "env = {{{}}}\npts = {:?}\nout = []\nfor p in pts:\n    env.update(zip([{}], p))\n    out.append(eval({:?}, env))\nprint(' '.join(map(str, out)))",
+            "env = {{{}}}\npts = {:?}\nout = []\nci, cv = compile({:?}, 'i', 'eval'), compile({:?}, 'v', 'eval')\nfor p in pts:\n    env.update(zip([{}], p))\n    idx, ok = eval(ci, env), eval(cv, env)\n    out.append(idx if ok else -1)\nprint(' '.join(map(str, out)))",
             env.join(", "),
             r.points,
-            names.join(", "),
-            index
+            index,
+            valid,
+            names.join(", ")
         );
     }
-    let run = Command::new("python3")
-        .arg("-c")
-        .arg(&src)
-        .output()
+    // The source on stdin: an argument would be too long for many runs.
+    let mut child = Command::new("python3")
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(src.as_bytes()));
+    let run = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
     assert!(
         run.status.success(),
         "python: {}",

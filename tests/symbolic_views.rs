@@ -12,7 +12,7 @@
 use crate::common;
 
 #[path = "common/chains.rs"]
-mod chains;
+pub(crate) mod chains;
 
 use common::ndarray::NdArray;
 use hlayout::symbolic::{Assume, Poly, SymMovement, SymViewStack, Symbols};
@@ -20,7 +20,7 @@ use hlayout::{Error, Movement, ViewStack};
 use proptest::prelude::*;
 
 /// The concrete op at a binding.
-fn bind_op(op: &SymMovement, values: &[i64]) -> Movement {
+pub(crate) fn bind_op(op: &SymMovement, values: &[i64]) -> Movement {
     let v = |p: &Poly| i64::try_from(p.eval(values).expect("small")).expect("i64");
     let pairs = |a: &[(Poly, Poly)]| a.iter().map(|(x, y)| (v(x), v(y))).collect();
     match op {
@@ -37,14 +37,14 @@ fn bind_op(op: &SymMovement, values: &[i64]) -> Movement {
 type Assumes<'a> = &'a [(&'a str, i64, i64, i64)];
 
 /// A symbolic chain: its symbols, initial shape and ops.
-struct Chain {
-    syms: Symbols,
-    shape: Vec<Poly>,
-    ops: Vec<SymMovement>,
+pub(crate) struct Chain {
+    pub(crate) syms: Symbols,
+    pub(crate) shape: Vec<Poly>,
+    pub(crate) ops: Vec<SymMovement>,
 }
 
 impl Chain {
-    fn parse(assume: &[(&str, i64, i64, i64)], shape: &[&str], ops: &[&str]) -> Chain {
+    pub(crate) fn parse(assume: &[(&str, i64, i64, i64)], shape: &[&str], ops: &[&str]) -> Chain {
         let mut syms = Symbols::new();
         for &(name, min, max, divisible_by) in assume {
             let a = Assume {
@@ -62,7 +62,7 @@ impl Chain {
         Chain { syms, shape, ops }
     }
 
-    fn run(&self) -> hlayout::Result<SymViewStack> {
+    pub(crate) fn run(&self) -> hlayout::Result<SymViewStack> {
         self.ops
             .iter()
             .try_fold(SymViewStack::new(&self.shape, &self.syms)?, |t, op| {
@@ -72,7 +72,7 @@ impl Chain {
 
     /// Every binding of the symbols' ranges, at most `per` values each (the
     /// extremes and evenly spaced ones between, each allowed).
-    fn bindings(&self, per: usize) -> Vec<Vec<i64>> {
+    pub(crate) fn bindings(&self, per: usize) -> Vec<Vec<i64>> {
         let mut all = vec![Vec::new()];
         for id in 0..self.syms.len() as u8 {
             let a = self.syms.assumption(id);
@@ -99,7 +99,7 @@ impl Chain {
 
     /// The concrete chain at a binding: the reference array and the
     /// library's stack, or the concrete error.
-    fn concrete(&self, values: &[i64]) -> Result<(NdArray, ViewStack), Error> {
+    pub(crate) fn concrete(&self, values: &[i64]) -> Result<(NdArray, ViewStack), Error> {
         let shape: Vec<i64> = self
             .shape
             .iter()
@@ -496,7 +496,7 @@ fn sizes_past_i64_are_refused() {
 
 /// One number of a concrete chain: the initial extent `k`, or number `k`
 /// of op `op`'s argument (in the order they are written).
-fn numbers(ops: &[Movement]) -> Vec<(usize, usize)> {
+pub(crate) fn numbers(ops: &[Movement]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (i, m) in ops.iter().enumerate() {
         let n = match m {
@@ -512,7 +512,7 @@ fn numbers(ops: &[Movement]) -> Vec<(usize, usize)> {
 /// The chain with one number replaced by `x + (v - lo)`... kept simple:
 /// the number `v` at `at` becomes the symbol `x` itself, `x ∈ [lo, hi]`
 /// (which holds `v`).
-fn abstracted(
+pub(crate) fn abstracted(
     shape: &[i64],
     ops: &[Movement],
     at: Option<(usize, usize)>,
@@ -549,7 +549,7 @@ fn abstracted(
     Chain { syms, shape, ops }
 }
 
-fn value_at(shape: &[i64], ops: &[Movement], at: Option<(usize, usize)>) -> i64 {
+pub(crate) fn value_at(shape: &[i64], ops: &[Movement], at: Option<(usize, usize)>) -> i64 {
     match at {
         None => shape[0],
         Some((i, k)) => match &ops[i] {
@@ -609,7 +609,7 @@ fn check_abstraction(
 
 /// The ops of a random concrete chain (no `stride`): movement ops drawn
 /// for the current shape.
-fn chain_ops(shape: &[i64], words: &[u32]) -> Vec<Movement> {
+pub(crate) fn chain_ops(shape: &[i64], words: &[u32]) -> Vec<Movement> {
     let mut r = crate::view_props::Draw(words.iter());
     let mut t = ViewStack::new(shape).unwrap();
     let mut ops = Vec::new();
@@ -683,7 +683,7 @@ fn from_concrete_binds_to_the_same_stack() {
 // M ∈ [1,3], j ∈ [0,2]) so that every precondition holds for every
 // binding; each must be answered and agree at every binding.
 
-struct Words<'a>(std::slice::Iter<'a, u32>);
+pub(crate) struct Words<'a>(pub(crate) std::slice::Iter<'a, u32>);
 
 impl Words<'_> {
     fn below(&mut self, n: usize) -> usize {
@@ -691,7 +691,7 @@ impl Words<'_> {
     }
 }
 
-fn symbolic_table() -> Symbols {
+pub(crate) fn symbolic_table() -> Symbols {
     let mut s = Symbols::new();
     for (name, min, max) in [("N", 2, 5), ("M", 1, 3), ("j", 0, 2)] {
         s.assume(
@@ -708,7 +708,7 @@ fn symbolic_table() -> Symbols {
 }
 
 /// One op valid at every binding for a stack of shape `shape`.
-fn draw_symbolic_op(shape: &[Poly], s: &Symbols, r: &mut Words) -> SymMovement {
+pub(crate) fn draw_symbolic_op(shape: &[Poly], s: &Symbols, r: &mut Words) -> SymMovement {
     let p = |t: &str| {
         let mut s2 = s.clone();
         s2.parse(t).unwrap()

@@ -318,13 +318,7 @@ fn flatten(l: &Layout) -> Reply {
 /// A wrong field or a movement op that fails, named.
 pub(crate) fn chain_stack(f: &Fields, limits: &Limits) -> Result<ViewStack, String> {
     let shape = fields::ints(f.required("shape")?, "shape", limits)?;
-    let ops = f.required("ops")?;
-    let ops = ops
-        .as_array()
-        .ok_or_else(|| fields::wrong("ops", "an array of movement ops", ops))?;
-    limits
-        .check_ops(ops.len())
-        .map_err(|e| format!("ops: {e}"))?;
+    let ops = chain_ops(f, limits)?;
     let mut t = ViewStack::new(&shape).map_err(|e| format!("shape: {e}"))?;
     for (k, op) in ops.iter().enumerate() {
         t = movement(op, limits)
@@ -332,6 +326,22 @@ pub(crate) fn chain_stack(f: &Fields, limits: &Limits) -> Result<ViewStack, Stri
             .map_err(|e| format!("ops[{k}]: {e}"))?;
     }
     Ok(t)
+}
+
+/// The `ops` field of a chain request: an array of at most `max_ops` ops
+/// (each read by its caller).
+///
+/// # Errors
+/// A field that is not an array, or too many ops.
+pub(crate) fn chain_ops<'a>(f: &Fields<'a>, limits: &Limits) -> Result<&'a [Value], String> {
+    let ops = f.required("ops")?;
+    let ops = ops
+        .as_array()
+        .ok_or_else(|| fields::wrong("ops", "an array of movement ops", ops))?;
+    limits
+        .check_ops(ops.len())
+        .map_err(|e| format!("ops: {e}"))?;
+    Ok(ops)
 }
 
 /// Applies a tinygrad movement-op chain to a contiguous tensor.

@@ -85,6 +85,19 @@ pub(crate) fn composed_expr(f: &Fields, c: &ComposedLayout) -> Result<Value, Str
 /// assert_eq!((&out["index"], &out["valid"]), (&"i0 - 1".into(), &"i0 >= 1".into()));
 /// ```
 pub(crate) fn chain_expr(f: &Fields, t: &ViewStack) -> Result<Map<String, Value>, String> {
+    let Some((lang, input)) = chain_expr_fields(f)? else {
+        return Ok(Map::new());
+    };
+    let k = codegen::stack(t, input).map_err(|e| format!("expr: {e}"))?;
+    Ok(kernel_fields(&k, lang))
+}
+
+/// The `"expr"` (a language) and `"expr_input"` (default `coords`) fields of
+/// a `chain` request, read strictly; `None` without `"expr"`.
+///
+/// # Errors
+/// A bad language or input name, or `expr_input` without `expr`.
+pub(crate) fn chain_expr_fields(f: &Fields) -> Result<Option<(Lang, Input)>, String> {
     let input = match f.optional("expr_input") {
         None => Input::Coords,
         Some(v) => match v.as_str() {
@@ -92,19 +105,22 @@ pub(crate) fn chain_expr(f: &Fields, t: &ViewStack) -> Result<Map<String, Value>
             None => return Err(fields::wrong("expr_input", "\"coords\" or \"linear\"", v)),
         },
     };
-    let mut out = Map::new();
     let Some(name) = f.optional("expr") else {
         if f.optional("expr_input").is_some() {
             return Err("expr_input given without expr".into());
         }
-        return Ok(out);
+        return Ok(None);
     };
-    let lang = lang(name, "expr")?;
-    let k = codegen::stack(t, input).map_err(|e| format!("expr: {e}"))?;
-    let (index, valid) = texts(&k, lang);
+    Ok(Some((lang(name, "expr")?, input)))
+}
+
+/// The reply's `"index"` and `"valid"` fields: `k` rendered in `lang`.
+pub(crate) fn kernel_fields(k: &Kernel, lang: Lang) -> Map<String, Value> {
+    let (index, valid) = texts(k, lang);
+    let mut out = Map::new();
     out.insert("index".into(), index);
     out.insert("valid".into(), valid);
-    Ok(out)
+    out
 }
 
 /// `hlayout expr`: the arguments after `expr`, answered as two lines

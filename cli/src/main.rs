@@ -132,9 +132,11 @@ fn command() -> Command {
                 .after_help(
                     "Examples:\n  hlayout expr \"(4,6):(1,4)\"\n  \
                      hlayout expr \"Sw<3,4,3> o 0 o (8,64):(64,1)\"\n  \
-                     hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'\n\n\
-                     Kernel expressions over symbols (layout text with symbols, --assume) are not \
-                     supported yet: such a request is refused.",
+                     hlayout expr --chain '{\"shape\":[4,6],\"ops\":[[\"permute\",[1,0]]]}'\n  \
+                     hlayout expr \"(4,N):(1,4)\" --assume N:max=4096\n  \
+                     hlayout expr --chain '{\"shape\":[\"N\",4],\"ops\":[[\"pad\",[[1,0],[0,0]]]]}' --assume N:max=64\n\n\
+                     Over symbols the text uses the symbols as variables after the inputs (listed on \
+                     the vars line); a kernel that needs more facts is refused naming them.",
                 )
                 .arg(
                     Arg::new("lang")
@@ -387,19 +389,27 @@ fn main() -> ExitCode {
         Some(("draw", m)) => run_draw(m),
         Some(("expr", m)) => {
             let get = |name: &str| m.get_one::<String>(name).map(String::as_str);
-            if let (Some(text), None) = (get("LAYOUT"), get("chain")) {
-                if hlayout_cli::symbolic::text_has_symbol(text) && !text.contains("Sw<") {
-                    let lang = get("lang").unwrap_or("c");
-                    let out = hlayout_cli::sym_expr::command(
+            let (assumes, lang) = (many(m, "assume"), get("lang").unwrap_or("c"));
+            let symbolic = match (get("LAYOUT"), get("chain")) {
+                (Some(text), None)
+                    if hlayout_cli::symbolic::text_has_symbol(text) && !text.contains("Sw<") =>
+                {
+                    Some(hlayout_cli::sym_expr::command(
                         text,
-                        &many(m, "assume"),
+                        &assumes,
                         lang,
                         get("input"),
-                    );
-                    return print_or_fail("expr", out);
+                    ))
                 }
+                (None, Some(json)) if symbolic_chain(json) => Some(
+                    hlayout_cli::sym_expr::chain_command(json, &assumes, lang, get("input")),
+                ),
+                _ => None,
+            };
+            if let Some(out) = symbolic {
+                return print_or_fail("expr", out);
             }
-            if let Err(e) = expr_symbols(&many(m, "assume"), get("LAYOUT"), get("chain")) {
+            if let Err(e) = expr_symbols(&many(m, "assume"), get("LAYOUT")) {
                 eprintln!("hlayout expr: {e}");
                 return ExitCode::FAILURE;
             }
@@ -506,19 +516,22 @@ fn show_symbolic(text: &str, assumes: &[&str], binds: &[&str], m: &ArgMatches) -
     }
 }
 
-/// `hlayout expr --assume`: the assumptions checked; kernel expressions
-/// over symbols are refused until the library builds them.
-fn expr_symbols(assumes: &[&str], layout: Option<&str>, chain: Option<&str>) -> Result<(), String> {
+/// `hlayout expr --assume` of a layout: the assumptions checked; kernel
+/// expressions of symbolic composed layouts are refused.
+fn expr_symbols(assumes: &[&str], layout: Option<&str>) -> Result<(), String> {
     hlayout_cli::symbolic::symbols_of(assumes)?;
-    let symbolic_layout = layout.is_some_and(hlayout_cli::symbolic::text_has_symbol);
-    let symbolic_chain = chain.is_some_and(|json| {
-        hlayout_cli::fields::parse_json(json)
-            .ok()
-            .and_then(|v| v.as_object().cloned())
-            .is_some_and(|o| hlayout_cli::symbolic::applies(&o))
-    });
-    if symbolic_layout || symbolic_chain {
-        return Err("kernel expressions over symbols are not supported yet".into());
+    if layout.is_some_and(hlayout_cli::symbolic::text_has_symbol) {
+        return Err(
+            "kernel expressions of composed layouts over symbols are not supported yet".into(),
+        );
     }
     Ok(())
+}
+
+/// `true` when a `--chain` request holds a symbol.
+fn symbolic_chain(json: &str) -> bool {
+    hlayout_cli::fields::parse_json(json)
+        .ok()
+        .and_then(|v| v.as_object().cloned())
+        .is_some_and(|o| hlayout_cli::symbolic::applies(&o))
 }

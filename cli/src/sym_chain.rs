@@ -5,8 +5,10 @@
 //! The reply is the concrete one's: `views` (the number of views of the
 //! symbolic stack), `repr` (its text, polynomials inside) and, with
 //! `"offsets": true` and a `bind` naming every symbol the chain uses, the
-//! offsets of the stack at that binding (row-major, `-1` for padding). A
-//! refusal for want of a fact is `{"error": …, "needs": [F, …]}`.
+//! offsets of the stack at that binding (row-major, `-1` for padding); with
+//! `"expr"` (and `"expr_input"`), the kernel's `index` and `valid` over the
+//! coordinates (or `i`) and the symbols ([`hlayout::codegen::sym_stack`]).
+//! A refusal for want of a fact is `{"error": …, "needs": [F, …]}`.
 //!
 //! ```
 //! use hlayout_cli::batch::respond;
@@ -18,15 +20,18 @@
 //! assert!(out.ends_with(r#""needs":["N-sp >= 1"]}"#), "{out}");
 //! let out = respond(r#"{"op":"chain","shape":[4],"ops":[["pad",[["j",0]]]],"offsets":true,"bind":{"j":1}}"#);
 //! assert_eq!(out, r#"{"offsets":[-1,0,1,2,3],"repr":"j+4:1-j if j<=x0<j+4","views":1}"#);
+//! let out = respond(r#"{"op":"chain","shape":[4],"ops":[["pad",[["j",0]]]],"expr":"c","assume":{"j":{"min":0,"max":8}}}"#);
+//! assert_eq!(out, r#"{"index":"i0 - j","repr":"j+4:1-j if j<=x0<j+4","valid":"i0 >= j","views":1}"#);
 //! ```
 
 use serde_json::{Map, Value};
 
+use hlayout::codegen;
 use hlayout::symbolic::{Poly, SymMovement, SymViewStack, Symbols};
 use hlayout::{Error, Limits};
 
 use crate::batch::Reply;
-use crate::fields::{self, clip, Fields};
+use crate::fields::{self, Fields};
 
 /// Why a symbolic chain has no answer: a message, and the facts that would
 /// make one exist when the library named them.
@@ -47,38 +52,20 @@ impl From<String> for ChainError {
 /// request's assumptions. O(ops · rank · t²) for the stack, plus the
 /// offsets when asked for (at most `max_reply_elements` evaluations).
 pub(crate) fn chain(f: &Fields, syms: &mut Symbols, limits: &Limits) -> Result<Reply, ChainError> {
-    if f.optional("expr").is_some() || f.optional("expr_input").is_some() {
-        return Err(ChainError::Plain(
-            "chain: expr is not supported over symbols yet".into(),
-        ));
-    }
+    let expr = crate::expr::chain_expr_fields(f)?;
     let listed = match f.optional("offsets") {
         None => false,
         Some(v) => fields::boolean(v, "offsets")?,
     };
-    let shape = shape(f.required("shape")?, syms, limits)?;
-    let ops = f.required("ops")?;
-    let ops = ops
-        .as_array()
-        .ok_or_else(|| fields::wrong("ops", "an array of movement ops", ops))?;
-    limits
-        .check_ops(ops.len())
-        .map_err(|e| format!("ops: {e}"))?;
-    let parsed = ops
-        .iter()
-        .enumerate()
-        .map(|(k, op)| movement(op, syms, limits).map_err(|e| prefix(&format!("ops[{k}]"), e)))
-        .collect::<Result<Vec<SymMovement>, ChainError>>()?;
-    let mut t = SymViewStack::new(&shape, syms)
-        .map_err(|e| ChainError::Lib("shape".into(), Box::new(e)))?;
-    for (k, op) in parsed.iter().enumerate() {
-        t = t
-            .apply(op, syms)
-            .map_err(|e| ChainError::Lib(format!("ops[{k}]"), Box::new(e)))?;
-    }
+    let (t, shape, parsed) = stack(f, syms, limits)?;
     let mut out = Map::new();
     out.insert("views".into(), t.views().len().into());
     out.insert("repr".into(), t.show(syms).to_string().into());
+    if let Some((lang, input)) = expr {
+        let k = codegen::sym_stack(&t, syms, input)
+            .map_err(|e| ChainError::Lib(String::new(), Box::new(e)))?;
+        out.extend(crate::expr::kernel_fields(k.kernel(), lang));
+    }
     if f.optional("bind").is_some() && !listed {
         // Checked (a binding must name used symbols within their
         // assumptions) though only offsets use it.
@@ -98,6 +85,45 @@ pub(crate) fn chain(f: &Fields, syms: &mut Symbols, limits: &Limits) -> Result<R
         out.insert("offsets".into(), offsets.into());
     }
     Ok(Reply::Json(Value::Object(out)))
+}
+
+/// The stack of a chain request's `shape` and `ops` over symbols, with the
+/// shape and the ops read (a binding is checked against them).
+/// O(ops · rank · t²).
+///
+/// # Errors
+/// A malformed field, or the library's refusal of an op.
+pub(crate) fn stack(
+    f: &Fields,
+    syms: &mut Symbols,
+    limits: &Limits,
+) -> Result<(SymViewStack, Vec<Poly>, Vec<SymMovement>), ChainError> {
+    let shape = shape(f.required("shape")?, syms, limits)?;
+    let ops = crate::batch::chain_ops(f, limits)?;
+    let parsed = ops
+        .iter()
+        .enumerate()
+        .map(|(k, op)| movement(op, syms, limits).map_err(|e| prefix(&format!("ops[{k}]"), e)))
+        .collect::<Result<Vec<SymMovement>, ChainError>>()?;
+    let mut t = SymViewStack::new(&shape, syms)
+        .map_err(|e| ChainError::Lib("shape".into(), Box::new(e)))?;
+    for (k, op) in parsed.iter().enumerate() {
+        t = t
+            .apply(op, syms)
+            .map_err(|e| ChainError::Lib(format!("ops[{k}]"), Box::new(e)))?;
+    }
+    Ok((t, shape, parsed))
+}
+
+impl ChainError {
+    /// The message of the error.
+    pub(crate) fn message(self) -> String {
+        match self {
+            ChainError::Plain(m) => m,
+            ChainError::Lib(w, e) if w.is_empty() => e.to_string(),
+            ChainError::Lib(w, e) => format!("{w}: {e}"),
+        }
+    }
 }
 
 /// `what: ` before a message.
@@ -156,28 +182,7 @@ fn binding(
     ops: &[SymMovement],
     complete: bool,
 ) -> Result<Vec<i64>, ChainError> {
-    let obj = match f.optional("bind") {
-        None => &Map::new(),
-        Some(Value::Object(o)) => o,
-        Some(v) => return Err(fields::wrong("bind", "an object {\"N\": 3, ..}", v).into()),
-    };
-    let mut given = vec![None; syms.len()];
-    for (name, v) in obj {
-        let what = format!("bind.{}", clip(name));
-        let x = fields::int(v, &what)?;
-        let id = syms
-            .id(name)
-            .ok_or_else(|| format!("{what}: the request uses no symbol {}", clip(name)))?;
-        let a = syms.assumption(id);
-        if !a.allows(x) {
-            return Err(format!(
-                "{what}: {name} = {x} breaks its assumptions ({} <= {name} <= {}, {name} % {} == 0)",
-                a.min, a.max, a.divisible_by
-            )
-            .into());
-        }
-        given[id as usize] = Some(x);
-    }
+    let given = crate::symbolic::given_values(f, syms)?;
     let used = used_symbols(shape, ops);
     (0..syms.len())
         .map(|id| match given[id] {

@@ -12,8 +12,9 @@
 
 use serde_json::{json, Value};
 
-use hlayout::codegen::{self, Input, Lang};
+use hlayout::codegen::{self, Input, Lang, SymKernel};
 use hlayout::symbolic::{SymLayout, Symbols};
+use hlayout::Limits;
 
 use crate::fields::{self, Fields};
 
@@ -64,16 +65,57 @@ pub fn command(
 ) -> Result<String, String> {
     let mut syms = crate::symbolic::symbols_of(assumes)?;
     let l = SymLayout::parse(text, &mut syms).map_err(|e| format!("{text}: {e}"))?;
+    let (lang, input) = lang_input(lang, input, Input::Linear)?;
+    let k = codegen::sym_layout(&l, &syms, input).map_err(|e| e.to_string())?;
+    Ok(lines(&k, lang))
+}
+
+/// `hlayout expr --chain JSON` with symbols (or `--assume`): the kernel of
+/// the symbolic chain over its final coordinates (`input` `coords`, the
+/// default) or its row-major rank (`linear`), as [`command`]'s three lines.
+///
+/// # Errors
+/// A bad argument or request, a refusal of an op, or a refusal naming the
+/// facts the expressions need.
+///
+/// ```
+/// let json = r#"{"shape":["N",4],"ops":[["pad",[[1,0],[0,0]]]]}"#;
+/// let out = hlayout_cli::sym_expr::chain_command(json, &["N:max=64"], "c", None).unwrap();
+/// assert_eq!(out, "index: i0 * 4 + i1 - 4\nvalid: i0 >= 1\nvars: i0, i1, N\n");
+/// ```
+pub fn chain_command(
+    json: &str,
+    assumes: &[&str],
+    lang: &str,
+    input: Option<&str>,
+) -> Result<String, String> {
+    let mut syms = crate::symbolic::symbols_of(assumes)?;
+    let req = crate::fields::parse_json(json).map_err(|e| format!("--chain: {e}"))?;
+    let obj = req.as_object().ok_or("--chain: expected a JSON object")?;
+    let f = Fields::new(obj, "chain", &["shape", "ops"])?;
+    let (t, _, _) = crate::sym_chain::stack(&f, &mut syms, &Limits::default())
+        .map_err(crate::sym_chain::ChainError::message)?;
+    let (lang, input) = lang_input(lang, input, Input::Coords)?;
+    let k = codegen::sym_stack(&t, &syms, input).map_err(|e| e.to_string())?;
+    Ok(lines(&k, lang))
+}
+
+/// The `--lang` and `--input` arguments (`input` defaults to `default`).
+fn lang_input(lang: &str, input: Option<&str>, default: Input) -> Result<(Lang, Input), String> {
     let lang: Lang = lang.parse().map_err(|e| format!("--lang: {e}"))?;
     let input: Input = match input {
         Some(name) => name.parse().map_err(|e| format!("--input: {e}"))?,
-        None => Input::Linear,
+        None => default,
     };
-    let k = codegen::sym_layout(&l, &syms, input).map_err(|e| e.to_string())?;
+    Ok((lang, input))
+}
+
+/// `index: …`, `valid: …` and `vars: …` lines of a symbolic kernel.
+fn lines(k: &SymKernel, lang: Lang) -> String {
     let (index, valid) = k.kernel().render(lang);
     let vars: Vec<&str> = k.kernel().vars().iter().map(|v| v.name.as_str()).collect();
-    Ok(format!(
+    format!(
         "index: {index}\nvalid: {valid}\nvars: {}\n",
         vars.join(", ")
-    ))
+    )
 }

@@ -45,7 +45,7 @@ type Req = Map<String, Value>;
 /// The ops answered over symbols.
 pub const SUPPORTED: &str = "eval (with bind), coalesce, complement, compose, logical_divide, \
 zipped_divide, logical_product, right_inverse, left_inverse, blocked_product, raked_product, \
-merge, flatten, expr (of a layout), chain (offsets with bind)";
+merge, flatten, expr (of a layout), chain (offsets with bind, expr)";
 
 /// The layout fields of a request.
 const LAYOUT_FIELDS: [&str; 3] = ["layout", "a", "b"];
@@ -381,15 +381,17 @@ fn cosize(l: &SymLayout, syms: &Symbols) -> hlayout::Result<Poly> {
     Ok(c)
 }
 
-/// The value of every symbol of the table from the `bind` field, each
-/// checked against its assumptions. A symbol that `layouts` use must be
-/// bound; one they do not use (only named by `assume`) takes its least
-/// allowed value, which changes nothing.
-fn binding(f: &Fields, syms: &Symbols, layouts: &[&SymLayout]) -> Result<Vec<i64>, Refusal> {
+/// The values the `bind` field gives, by symbol id (`None` where it names
+/// none), each checked against its symbol's assumptions. O(symbols).
+///
+/// # Errors
+/// A `bind` that is not an object of integers, a name the request does
+/// not use, or a value its assumptions do not allow.
+pub(crate) fn given_values(f: &Fields, syms: &Symbols) -> Result<Vec<Option<i64>>, String> {
     let obj = match f.optional("bind") {
-        None => &Map::new(),
+        None => return Ok(vec![None; syms.len()]),
         Some(Value::Object(o)) => o,
-        Some(v) => return Err(fields::wrong("bind", "an object {\"N\": 3, ..}", v).into()),
+        Some(v) => return Err(fields::wrong("bind", "an object {\"N\": 3, ..}", v)),
     };
     let mut given = vec![None; syms.len()];
     for (name, v) in obj {
@@ -403,11 +405,19 @@ fn binding(f: &Fields, syms: &Symbols, layouts: &[&SymLayout]) -> Result<Vec<i64
             return Err(format!(
                 "{what}: {name} = {x} breaks its assumptions ({} <= {name} <= {}, {name} % {} == 0)",
                 a.min, a.max, a.divisible_by
-            )
-            .into());
+            ));
         }
         given[id as usize] = Some(x);
     }
+    Ok(given)
+}
+
+/// The value of every symbol of the table from the `bind` field, each
+/// checked against its assumptions. A symbol that `layouts` use must be
+/// bound; one they do not use (only named by `assume`) takes its least
+/// allowed value, which changes nothing.
+fn binding(f: &Fields, syms: &Symbols, layouts: &[&SymLayout]) -> Result<Vec<i64>, Refusal> {
+    let given = given_values(f, syms)?;
     let used = used_symbols(layouts);
     (0..syms.len())
         .map(|id| match given[id] {

@@ -10,7 +10,7 @@ use hlayout_cli::batch::respond;
 use serde_json::{json, Map, Value};
 
 /// The symbols of a request's `assume` field.
-fn symbols(req: &Value) -> Symbols {
+pub(crate) fn symbols(req: &Value) -> Symbols {
     let mut s = Symbols::new();
     if let Some(a) = req.get("assume").and_then(Value::as_object) {
         for (name, v) in a {
@@ -329,7 +329,7 @@ fn unsupported_ops_are_named() {
     // Invariant: an op the library does not answer over symbols yet is refused, naming it; never a concrete guess.
     let reqs = [
         r#"{"op":"expr","layout":"Sw<1,0,1> o 0 o (N,4):(4,1)","lang":"c"}"#,
-        r#"{"op":"chain","shape":["N",4],"ops":[],"expr":"c"}"#,
+        r#"{"op":"linear_layout","layout":"(N,4):(4,1)"}"#,
         r#"{"op":"eval","layout":"Sw<3,4,3> o 0 o (8,N):(N,1)"}"#,
     ];
     for req in reqs {
@@ -408,7 +408,7 @@ fn show_prints_polynomials_and_binds() {
 #[test]
 fn show_and_expr_refuse_bad_symbolic_arguments() {
     // Invariant: a bad --assume or --bind, a binding outside the assumptions, an invalid symbolic layout, expr of a symbolic chain and a symbolic kernel needing a fact exit 1 with the reason on stderr.
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &["show", "(N,4):(1,N)", "--assume", "N:step=2"],
             "unknown key 'step'",
@@ -435,8 +435,26 @@ fn show_and_expr_refuse_bad_symbolic_arguments() {
         ),
         (&["show", "N-1:1"], "needs N >= 2"),
         (
-            &["expr", "--chain", r#"{"shape":["N",4],"ops":[]}"#],
-            "kernel expressions over symbols are not supported yet",
+            &["expr", "Sw<1,0,1> o 0 o (N,4):(4,1)"],
+            "not supported yet",
+        ),
+        (
+            &[
+                "expr",
+                "--input",
+                "linear",
+                "--chain",
+                r#"{"shape":["M","N"],"ops":[["permute",[1,0]],["reshape",["M*N"]]]}"#,
+            ],
+            "needs M*N*N-N <= 9223372036854775807",
+        ),
+        (
+            &[
+                "expr",
+                "--chain",
+                r#"{"shape":["N"],"ops":[["reshape",["N",2]]]}"#,
+            ],
+            "reshape",
         ),
         (&["expr", "(M,N):(1,M)"], "needs"),
     ];
@@ -452,6 +470,16 @@ fn show_and_expr_refuse_bad_symbolic_arguments() {
         (
             0,
             "index: i * 4 - i / N * (4 * N - 1)\nvalid: 1\nvars: i, N\n"
+        )
+    );
+    // A symbolic chain: the expressions over the coordinates and the symbols.
+    let chain = r#"{"shape":["N",4],"ops":[["pad",[["j",0],[0,0]]]]}"#;
+    let (code, out, _) = hlayout(&["expr", "--chain", chain, "--assume", "j:min=0,max=8"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            "index: i0 * 4 + i1 - 4 * j\nvalid: i0 >= j\nvars: i0, i1, j, N\n"
         )
     );
     // A concrete layout with --assume: the concrete expressions.

@@ -46,11 +46,13 @@ mod rules_tests;
 mod splice;
 mod swizzle;
 mod sym;
+mod sym_view;
 
 pub use ir::{Kernel, Node, NodeId, Var};
 pub use loops::{loop_nest, Access, Loop, LoopNest};
 pub use render::Lang;
 pub use sym::{sym_layout, SymKernel};
+pub use sym_view::sym_stack;
 
 use crate::algebra::ComposedLayout;
 use crate::error::{overflow, Result};

@@ -47,9 +47,9 @@ use crate::symbolic::{Fact, Mono, Poly, SymLayout, Symbols, Truth};
 /// ```
 #[derive(Clone, Debug)]
 pub struct SymKernel {
-    kernel: Kernel,
-    extents: Vec<Poly>,
-    symbols: Vec<u8>,
+    pub(super) kernel: Kernel,
+    pub(super) extents: Vec<Poly>,
+    pub(super) symbols: Vec<u8>,
 }
 
 impl SymKernel {
@@ -138,14 +138,7 @@ impl SymKernel {
 ///
 /// See [`SymKernel`] for an example.
 pub fn sym_layout(l: &SymLayout, syms: &Symbols, input: Input) -> Result<SymKernel> {
-    let mut symbols: Vec<u8> = l
-        .shape_leaves()
-        .iter()
-        .chain(l.stride_leaves())
-        .flat_map(|p| p.symbols())
-        .collect();
-    symbols.sort_unstable();
-    symbols.dedup();
+    let symbols = used_symbols(l.shape_leaves().iter().chain(l.stride_leaves()));
     let modes = match input {
         Input::Linear => vec![l.clone()],
         Input::Coords => l.modes(),
@@ -156,31 +149,14 @@ pub fn sym_layout(l: &SymLayout, syms: &Symbols, input: Input) -> Result<SymKern
         .collect::<Result<Vec<_>>>()?;
     let fixed = l.fixed(syms);
     if let Some(concrete) = fixed.to_layout() {
-        let kernel = super::layout(&concrete, input)?;
-        let mut vars = kernel.vars().to_vec();
-        vars.extend(symbols.iter().map(|&id| sym_var(syms, id)));
-        let kernel = kernel.with_vars(vars);
+        let kernel = with_symbols(super::layout(&concrete, input)?, syms, &symbols);
         return Ok(SymKernel {
             kernel,
             extents,
             symbols,
         });
     }
-    let mut vars = input_vars(input, modes.len());
-    for &id in &symbols {
-        let name = syms.name(id);
-        if vars.iter().any(|v| v.name == name) {
-            return Err(Error::OutOfDomain {
-                what: format!("symbol '{name}' has the name of a kernel input variable"),
-            });
-        }
-    }
-    let n_inputs = vars.len();
-    vars.extend(symbols.iter().map(|&id| sym_var(syms, id)));
-    let mut b = Build::new(Kernel::new(vars), syms, &symbols, n_inputs);
-    for &id in &symbols {
-        b.require(Fact::ge(&Poly::symbol(id), &Poly::zero())?);
-    }
+    let mut b = start(syms, &symbols, input, modes.len())?;
     let mut terms: Vec<(NodeId, Poly)> = Vec::new();
     for (k, (mode, extent)) in modes.iter().zip(&extents).enumerate() {
         let x = b.push(Node::Var(k), Poly::zero(), extent.sub(&Poly::constant(1))?)?;
@@ -201,6 +177,51 @@ pub fn sym_layout(l: &SymLayout, syms: &Symbols, input: Input) -> Result<SymKern
         extents,
         symbols,
     })
+}
+
+/// The ids of the symbols `polys` use, ascending.
+pub(super) fn used_symbols<'p>(polys: impl Iterator<Item = &'p Poly>) -> Vec<u8> {
+    let mut symbols: Vec<u8> = polys.flat_map(|p| p.symbols()).collect();
+    symbols.sort_unstable();
+    symbols.dedup();
+    symbols
+}
+
+/// A concrete kernel with the variables of `symbols` appended (unused by
+/// its nodes, so every symbolic kernel has the same variables).
+pub(super) fn with_symbols(kernel: Kernel, syms: &Symbols, symbols: &[u8]) -> Kernel {
+    let mut vars = kernel.vars().to_vec();
+    vars.extend(symbols.iter().map(|&id| sym_var(syms, id)));
+    kernel.with_vars(vars)
+}
+
+/// The builder of a kernel over the input variables (`n_inputs` of them for
+/// coordinates) then `symbols`, each symbol required `>= 0`.
+///
+/// # Errors
+/// [`Error::OutOfDomain`] when a symbol is named like an input variable.
+pub(super) fn start<'a>(
+    syms: &'a Symbols,
+    symbols: &[u8],
+    input: Input,
+    n_inputs: usize,
+) -> Result<Build<'a>> {
+    let mut vars = input_vars(input, n_inputs);
+    for &id in symbols {
+        let name = syms.name(id);
+        if vars.iter().any(|v| v.name == name) {
+            return Err(Error::OutOfDomain {
+                what: format!("symbol '{name}' has the name of a kernel input variable"),
+            });
+        }
+    }
+    let n_inputs = vars.len();
+    vars.extend(symbols.iter().map(|&id| sym_var(syms, id)));
+    let mut b = Build::new(Kernel::new(vars), syms, symbols, n_inputs);
+    for &id in symbols {
+        b.require(Fact::ge(&Poly::symbol(id), &Poly::zero())?);
+    }
+    Ok(b)
 }
 
 /// The input variables (placeholder extents; see [`SymKernel::kernel`]).
@@ -233,38 +254,57 @@ fn digits(
     s: &[Poly],
     terms: &mut Vec<(NodeId, Poly)>,
 ) -> Result<()> {
+    let used: Vec<bool> = s.iter().map(|p| !p.is_zero()).collect();
+    for (form, stride) in digit_forms(b, x, e, &used)?.iter().zip(s) {
+        for (id, c) in form {
+            terms.push((*id, c.mul(stride)?));
+        }
+    }
+    Ok(())
+}
+
+/// A digit as a sum of nodes times polynomials.
+pub(super) type Form = Vec<(NodeId, Poly)>;
+
+/// The digits `⌊x/P_k⌋ mod e_k` of `x` over the extents `e` (slowest first;
+/// `P_k` the product of the extents after `k`), each as a [`Form`], for the
+/// leaves marked `used` (the others empty): the first without a modulo, a
+/// modulo whose quotient `⌊x/P_{k-1}⌋` is computed anyway (the leaf before
+/// is used) written `⌊x/P_k⌋ - e_k·⌊x/P_{k-1}⌋` (rule E1). Right wherever
+/// `0 <= x < Π e`.
+pub(super) fn digit_forms(
+    b: &mut Build,
+    x: NodeId,
+    e: &[Poly],
+    used: &[bool],
+) -> Result<Vec<Form>> {
     let r = e.len();
     let mut inner = vec![Poly::constant(1); r];
     for k in (0..r.saturating_sub(1)).rev() {
         inner[k] = inner[k + 1].mul(&e[k + 1])?;
     }
     let mut q: Vec<Option<NodeId>> = vec![None; r];
+    let mut out = vec![Form::new(); r];
     for k in 0..r {
-        if s[k].is_zero() {
+        if !used[k] {
             continue;
         }
         let qk = b.div(x, &inner[k])?;
         q[k] = Some(qk);
-        match (k, k.checked_sub(1).and_then(|j| q[j])) {
-            (0, _) => terms.push((qk, s[k].clone())),
-            (_, Some(outer)) => {
-                // q mod e = q - e·⌊q/e⌋, and ⌊q/e⌋ is the outer quotient.
-                terms.push((qk, s[k].clone()));
-                terms.push((outer, s[k].mul(&e[k])?.neg()?));
-            }
-            (_, None) => {
-                let d = b.modulo(qk, &e[k])?;
-                terms.push((d, s[k].clone()));
-            }
-        }
+        out[k] = match (k, k.checked_sub(1).and_then(|j| q[j])) {
+            (0, _) => vec![(qk, Poly::constant(1))],
+            // q mod e = q - e·⌊q/e⌋, and ⌊q/e⌋ is the outer quotient.
+            (_, Some(outer)) => vec![(qk, Poly::constant(1)), (outer, e[k].neg()?)],
+            (_, None) => vec![(b.modulo(qk, &e[k])?, Poly::constant(1))],
+        };
     }
-    Ok(())
+    Ok(out)
 }
 
 /// The kernel under construction, each node's polynomial interval, and the
 /// facts not proved so far.
-struct Build<'a> {
-    k: Kernel,
+pub(super) struct Build<'a> {
+    pub(super) k: Kernel,
     syms: &'a Symbols,
     bounds: Vec<(Poly, Poly)>,
     needs: Vec<Fact>,
@@ -288,19 +328,19 @@ impl<'a> Build<'a> {
         }
     }
 
-    fn proved(&self, f: &Fact) -> bool {
+    pub(super) fn proved(&self, f: &Fact) -> bool {
         self.syms.prove(f) == Truth::Proved
     }
 
     /// Records `f` as a need unless it is proved.
-    fn require(&mut self, f: Fact) {
+    pub(super) fn require(&mut self, f: Fact) {
         if !self.proved(&f) && !self.needs.contains(&f) {
             self.needs.push(f);
         }
     }
 
     /// Adds `node` with the interval `[lo, hi]`, proved within `i64`.
-    fn push(&mut self, node: Node, lo: Poly, hi: Poly) -> Result<NodeId> {
+    pub(super) fn push(&mut self, node: Node, lo: Poly, hi: Poly) -> Result<NodeId> {
         let id = self.k.push(node);
         if id as usize == self.bounds.len() {
             self.require(Fact::at_most(&hi, i64::MAX));
@@ -310,12 +350,22 @@ impl<'a> Build<'a> {
         Ok(id)
     }
 
-    fn bound(&self, id: NodeId) -> (Poly, Poly) {
+    pub(super) fn bound(&self, id: NodeId) -> (Poly, Poly) {
         self.bounds[id as usize].clone()
     }
 
+    /// Replaces the interval of `id` by `[lo, hi]`, which the caller knows
+    /// holds for its value at every input point (proved within `i64` as
+    /// any interval is).
+    pub(super) fn narrow(&mut self, id: NodeId, lo: Poly, hi: Poly) -> Result<()> {
+        self.require(Fact::at_most(&hi, i64::MAX));
+        self.require(Fact::at_most(&lo.neg()?, i64::MAX));
+        self.bounds[id as usize] = (lo, hi);
+        Ok(())
+    }
+
     /// The node of polynomial `p` (exact interval at every step).
-    fn poly(&mut self, p: &Poly) -> Result<NodeId> {
+    pub(super) fn poly(&mut self, p: &Poly) -> Result<NodeId> {
         let mut acc: Option<(NodeId, Poly)> = None;
         for &(m, c) in p.terms() {
             let first = acc.is_none();
@@ -381,7 +431,7 @@ impl<'a> Build<'a> {
 
     /// `q · p` for a node `q ≥ 0`; its interval by the sign of `p` (or of
     /// each of `p`'s terms, every monomial being `≥ 0`).
-    fn scale(&mut self, q: NodeId, p: &Poly) -> Result<NodeId> {
+    pub(super) fn scale(&mut self, q: NodeId, p: &Poly) -> Result<NodeId> {
         if p.as_const() == Some(1) {
             return Ok(q);
         }
@@ -404,7 +454,7 @@ impl<'a> Build<'a> {
     }
 
     /// `Σ node·coef`, a term whose leading coefficient is negative subtracted.
-    fn sum(&mut self, terms: &[(NodeId, Poly)]) -> Result<NodeId> {
+    pub(super) fn sum(&mut self, terms: &[(NodeId, Poly)]) -> Result<NodeId> {
         let mut merged: Vec<(NodeId, Poly)> = Vec::new();
         for (id, c) in terms {
             match merged.iter_mut().find(|(m, _)| m == id) {
@@ -413,7 +463,9 @@ impl<'a> Build<'a> {
             }
         }
         merged.retain(|(_, c)| !c.is_zero());
-        merged.sort_by_key(|t| t.0); // the input first
+        // Terms with a positive leading coefficient first (`i1 - i0 * 4`,
+        // not `i0 * -4 + i1`), each group the input first.
+        merged.sort_by_key(|t| (t.1.terms().first().is_some_and(|x| x.1 < 0), t.0));
         let mut acc: Option<NodeId> = None;
         for (id, c) in merged {
             let negative = acc.is_some() && c.terms().first().is_some_and(|t| t.1 < 0);
@@ -442,7 +494,7 @@ impl<'a> Build<'a> {
 
     /// `⌊a / d⌋` for `a ≥ 0`, `d ≥ 1`; `a` itself for `d = 1`, `0` when
     /// `a < d` is proved.
-    fn div(&mut self, a: NodeId, d: &Poly) -> Result<NodeId> {
+    pub(super) fn div(&mut self, a: NodeId, d: &Poly) -> Result<NodeId> {
         if d.as_const() == Some(1) {
             return Ok(a);
         }
@@ -464,7 +516,7 @@ impl<'a> Build<'a> {
     }
 
     /// `a mod d` for `a ≥ 0`, `d ≥ 1`; `a` itself when `a < d` is proved.
-    fn modulo(&mut self, a: NodeId, d: &Poly) -> Result<NodeId> {
+    pub(super) fn modulo(&mut self, a: NodeId, d: &Poly) -> Result<NodeId> {
         let (la, ha) = self.bound(a);
         self.require(Fact::ge(&la, &Poly::zero())?);
         if self.proved(&Fact::lt(&ha, d)?) {
@@ -479,7 +531,7 @@ impl<'a> Build<'a> {
     }
 
     /// `Ok` when every fact was proved, else the refusal naming them.
-    fn finish(&self) -> Result<()> {
+    pub(super) fn finish(&self) -> Result<()> {
         if self.needs.is_empty() {
             return Ok(());
         }

@@ -5,6 +5,7 @@
 pub mod api_calls;
 pub mod c_expr;
 mod flat;
+pub mod gcc;
 pub mod ndarray;
 pub mod oracle;
 pub mod pool;

@@ -1,0 +1,536 @@
+//! Kernel expressions of a symbolic view stack ([`SymViewStack`], the
+//! answer of a movement-op chain over symbols): the index and the validity
+//! as one text for every allowed binding, the symbols being variables of the
+//! text after the coordinates (`docs/batch-protocol.md`, "Symbolic extents";
+//! `docs/symbolic.md` §13).
+//!
+//! **One view.** Each dimension's coordinate `x` (or, from the linear input
+//! `i`, the row-major rank over all leaves: a symbolic view has no windows)
+//! is split into the mixed-radix digits of its leaves, as for a symbolic
+//! layout ([`super::sym_layout`]): adjacent leaves that act as one (the outer
+//! stride and every outer constraint coefficient the inner one's times the
+//! inner extent) are merged first, extent-1 leaves dropped, and a modulo
+//! whose quotient the kernel computes anyway is written `q - e·⌊q/e⌋`. The
+//! index is `offset + Σ stride·digit`. Each constraint `lo <= Σ a·digit < hi`
+//! keeps only the bounds the prover does not show always hold over the
+//! digits' box (`min = Σ_{a<0} a·(e−1)`, `max = Σ_{a>0} a·(e−1)`, exact
+//! there); a constraint on the first digit alone, `lo <= ⌊x/P⌋ < hi`, compares
+//! `x` itself with `P·lo` and `P·hi` (no division; rule C3 of
+//! `docs/codegen.md`); when such a constraint pins the digit (`hi = lo + 1`,
+//! or `hi <= 1`: the digit is `lo`, or 0, wherever the view is valid), the
+//! digit is that constant in the index and the other constraints, and the
+//! next digit, `⌊x/P_1⌋ − c·e_1`, takes no modulo (the index is only read
+//! where the validity holds; rule V1). A constraint the prover shows
+//! never holds makes the validity `false` and the index `0` (rule V2).
+//!
+//! **Several views.** As the concrete *split* kernel (`splice.rs`): the top
+//! view is lowered at the kernel's input, each view below at the index of
+//! the view above, clamped into `[0, size)` with only the comparisons the
+//! prover does not discharge (`(x >= 0 && x < n) ? x : 0`), which equals the
+//! index wherever the view above is valid (movement ops stay inside the
+//! tensor they act on); the validity is the conjunction of all views'.
+//!
+//! A view's index node takes the view's offset range over the box of its
+//! leaf coordinates as its interval (unless a pinned digit made it differ
+//! where the view is invalid), so a contiguous view below needs no clamp.
+//! Every node's interval has polynomial ends, proved within `±(2^63 − 1)`,
+//! every divisor `>= 1` and dividend `>= 0`, at every allowed binding, or
+//! the kernel is refused naming the facts ([`Error::NeedsFacts`]). A stack
+//! whose symbols all have one allowed value gets the concrete kernel
+//! ([`super::stack`]).
+//!
+//! Cost: O(views · leaves · (1 + constraints)) nodes, each with O(1) prover
+//! calls on polynomials of O(leaves) terms.
+
+use std::ops::Range;
+
+use smallvec::SmallVec;
+
+use super::ir::{Node, NodeId};
+use super::sym::{digit_forms, start, used_symbols, with_symbols, Build, Form, SymKernel};
+use super::{Input, MAX_STACK_VIEWS};
+use crate::error::{Error, Result};
+use crate::symbolic::{Fact, Poly, SymView, SymViewStack, Symbols, Truth};
+
+/// The kernel of a symbolic view stack over its final coordinates
+/// ([`Input::Coords`]) or its row-major rank ([`Input::Linear`]); see the
+/// module documentation for the rules and the cost.
+///
+/// # Errors
+/// [`Error::NeedsFacts`] naming the facts that would prove every node
+/// within `i64` (with the default maxima, products of symbols need bounds);
+/// [`Error::OutOfDomain`] when a symbol is named like an input variable;
+/// [`Error::LimitExceeded`] past [`MAX_STACK_VIEWS`] views;
+/// [`Error::Overflow`] from polynomial arithmetic.
+///
+/// ```
+/// use hlayout::codegen::{sym_stack, Input, Lang};
+/// use hlayout::symbolic::{Assume, SymMovement, SymViewStack, Symbols};
+/// let mut s = Symbols::new();
+/// s.assume("N", Assume { max: 64, ..Assume::default() })?;
+/// let pad = SymMovement::parse(r#"["pad",[["j",0],[0,0]]]"#, &mut s)?;
+/// s.assume("j", Assume { min: 0, max: 8, ..Assume::default() })?;
+/// let t = SymViewStack::new(&[s.parse("N")?, 4.into()], &s)?.apply(&pad, &s)?;
+/// let k = sym_stack(&t, &s, Input::Coords)?;
+/// assert_eq!(k.kernel().render(Lang::C), ("i0 * 4 + i1 - 4 * j".into(), "i0 >= j".into()));
+/// let at = s.binding(&[("N", 3), ("j", 2)])?;
+/// assert_eq!(k.eval(&s, &[1, 3], &at)?.1, false);
+/// assert_eq!(k.eval(&s, &[4, 3], &at)?, (11, true));
+/// # Ok::<(), hlayout::Error>(())
+/// ```
+pub fn sym_stack(stack: &SymViewStack, syms: &Symbols, input: Input) -> Result<SymKernel> {
+    let views = stack.views();
+    if views.len() > MAX_STACK_VIEWS {
+        return Err(Error::LimitExceeded {
+            limit: "codegen::MAX_STACK_VIEWS",
+            value: views.len() as u64,
+            max: MAX_STACK_VIEWS as u64,
+        });
+    }
+    let symbols = used_symbols(views.iter().flat_map(polys));
+    let top = &views[views.len() - 1];
+    let extents = match input {
+        Input::Coords => top.shape()?.into_vec(),
+        Input::Linear => vec![top.size()?],
+    };
+    if symbols
+        .iter()
+        .all(|&id| syms.range(id).0 == syms.range(id).1)
+    {
+        let values: Vec<i64> = (0..syms.len()).map(|id| syms.range(id as u8).0).collect();
+        let concrete = super::stack(&stack.bind(syms, &values)?, input)?;
+        return Ok(SymKernel {
+            kernel: with_symbols(concrete, syms, &symbols),
+            extents,
+            symbols,
+        });
+    }
+    let mut b = start(syms, &symbols, input, extents.len())?;
+    let needed = views
+        .iter()
+        .map(|v| needed_bounds(v, syms))
+        .collect::<Result<Option<Vec<_>>>>()?;
+    let (index, valid) = match needed {
+        Some(needed) => lower_stack(&mut b, views, &needed, &extents, input)?,
+        None => {
+            // Rule V2: never valid, so never read.
+            let zero = b.push(Node::Const(0), Poly::zero(), Poly::zero())?;
+            let no = b.push(Node::Bool(false), Poly::zero(), Poly::constant(1))?;
+            (zero, no)
+        }
+    };
+    b.k.set_index(index);
+    b.k.set_valid(valid);
+    b.finish()?;
+    Ok(SymKernel {
+        kernel: b.k,
+        extents,
+        symbols,
+    })
+}
+
+/// Every polynomial of a view.
+fn polys(v: &SymView) -> impl Iterator<Item = &Poly> {
+    let bounds = v.constraints().iter().flat_map(|c| [c.lo(), c.hi()]);
+    v.leaf_extents()
+        .iter()
+        .chain(v.leaf_strides())
+        .chain(std::iter::once(v.offset()))
+        .chain(bounds)
+}
+
+/// The top view at the kernel's inputs, each view below at the clamped
+/// index of the view above: the index and the validity.
+fn lower_stack(
+    b: &mut Build,
+    views: &[SymView],
+    needed: &[Vec<Need>],
+    extents: &[Poly],
+    input: Input,
+) -> Result<(NodeId, NodeId)> {
+    let top = views.len() - 1;
+    let mut xs = Vec::with_capacity(extents.len());
+    for (k, e) in extents.iter().enumerate() {
+        xs.push(b.push(Node::Var(k), Poly::zero(), e.sub(&Poly::constant(1))?)?);
+    }
+    let v = &views[top];
+    let dims: Vec<(Range<usize>, NodeId)> = match input {
+        Input::Coords => (0..v.rank()).map(|d| v.dim_leaves(d)).zip(xs).collect(),
+        Input::Linear => vec![(0..v.leaf_extents().len(), xs[0])],
+    };
+    let (mut index, mut cmps) = lower_view(b, v, &dims, &needed[top])?;
+    for (v, need) in views[..top].iter().zip(needed).rev() {
+        let x = clamp(b, index, &v.size()?)?;
+        let (i, c) = lower_view(b, v, &[(0..v.leaf_extents().len(), x)], need)?;
+        index = i;
+        cmps.extend(c);
+    }
+    let mut valid: Option<NodeId> = None;
+    for c in cmps {
+        valid = Some(match valid {
+            None => c,
+            Some(a) => b.push(Node::And(a, c), Poly::zero(), Poly::constant(1))?,
+        });
+    }
+    let valid = match valid {
+        Some(v) => v,
+        None => b.push(Node::Bool(true), Poly::zero(), Poly::constant(1))?,
+    };
+    Ok((index, valid))
+}
+
+/// `x` clamped into `[0, n)`: `x` itself where the prover shows it there,
+/// else `(x >= 0 && x < n) ? x : 0` with only the comparisons needed.
+fn clamp(b: &mut Build, x: NodeId, n: &Poly) -> Result<NodeId> {
+    let (lo, hi) = b.bound(x);
+    let last = n.sub(&Poly::constant(1))?;
+    let mut cond: Option<NodeId> = None;
+    let bool_of = |b: &mut Build, node| b.push(node, Poly::zero(), Poly::constant(1));
+    if !b.proved(&Fact::ge(&lo, &Poly::zero())?) {
+        let zero = b.push(Node::Const(0), Poly::zero(), Poly::zero())?;
+        cond = Some(bool_of(b, Node::Ge(x, zero))?);
+    }
+    if !b.proved(&Fact::le(&hi, &last)?) {
+        let top = b.poly(n)?;
+        let lt = bool_of(b, Node::Lt(x, top))?;
+        cond = Some(match cond {
+            None => lt,
+            Some(c) => bool_of(b, Node::And(c, lt))?,
+        });
+    }
+    match cond {
+        None => Ok(x),
+        Some(c) => {
+            let zero = b.push(Node::Const(0), Poly::zero(), Poly::zero())?;
+            b.push(Node::Select(c, x, zero), Poly::zero(), last)
+        }
+    }
+}
+
+/// Which bounds of a constraint the kernel must test: `(lo, hi)`.
+type Need = (bool, bool);
+
+/// For each constraint of `v`, the bounds not proved to hold over the box
+/// of its leaf coordinates; `None` when one is proved never to hold.
+fn needed_bounds(v: &SymView, syms: &Symbols) -> Result<Option<Vec<Need>>> {
+    let proved = |f: Fact| syms.prove(&f) == Truth::Proved;
+    let mut out = Vec::with_capacity(v.constraints().len());
+    for c in v.constraints() {
+        let (mut min, mut max) = (Poly::zero(), Poly::zero());
+        for (&a, e) in c.coeffs().iter().zip(v.leaf_extents()) {
+            let reach = e.sub(&Poly::constant(1))?.mul(&Poly::constant(a))?;
+            match a {
+                a if a < 0 => min = min.add(&reach)?,
+                a if a > 0 => max = max.add(&reach)?,
+                _ => {}
+            }
+        }
+        let (lo, hi) = (c.lo(), c.hi());
+        if proved(Fact::lt(&max, lo)?) || proved(Fact::ge(&min, hi)?) || proved(Fact::le(hi, lo)?) {
+            return Ok(None);
+        }
+        out.push((!proved(Fact::ge(&min, lo)?), !proved(Fact::lt(&max, hi)?)));
+    }
+    Ok(Some(out))
+}
+
+/// `need` with every bound dropped that a kept bound of a constraint on
+/// the same sum (the same coefficients) is proved at least as strong as:
+/// the conjunction is unchanged (the intersection of rule C3 in
+/// `docs/codegen.md`). O(constraints²) prover calls.
+fn strongest(b: &Build, v: &SymView, need: &[Need]) -> Result<Vec<Need>> {
+    let cons = v.constraints();
+    let lo = keep_strongest(b, v, need.iter().map(|n| n.0), |k, j| {
+        Fact::ge(cons[k].lo(), cons[j].lo())
+    })?;
+    let hi = keep_strongest(b, v, need.iter().map(|n| n.1), |k, j| {
+        Fact::le(cons[k].hi(), cons[j].hi())
+    })?;
+    Ok(lo.into_iter().zip(hi).collect())
+}
+
+/// Of the bounds marked `needed` (one per constraint of `v`), those kept,
+/// greedily in order: a bound that a kept one implies (`implies(k, j)`:
+/// bound `k` is at least as strong as bound `j`, on the same sum) is
+/// dropped; a bound kept drops the kept ones it implies. Every dropped
+/// bound is implied by a kept one (each link points to a bound kept at the
+/// time, the last link to one kept at the end).
+fn keep_strongest(
+    b: &Build,
+    v: &SymView,
+    needed: impl Iterator<Item = bool>,
+    implies: impl Fn(usize, usize) -> Result<Fact>,
+) -> Result<Vec<bool>> {
+    let cons = v.constraints();
+    let mut keep: Vec<bool> = needed.collect();
+    let mut kept: Vec<usize> = Vec::new();
+    for j in 0..keep.len() {
+        if !keep[j] {
+            continue;
+        }
+        let rivals: Vec<usize> = kept
+            .iter()
+            .copied()
+            .filter(|&k| cons[k].coeffs() == cons[j].coeffs())
+            .collect();
+        let mut implied = false;
+        for &k in &rivals {
+            implied |= b.proved(&implies(k, j)?);
+        }
+        if implied {
+            keep[j] = false;
+            continue;
+        }
+        for &k in &rivals {
+            if b.proved(&implies(j, k)?) {
+                keep[k] = false;
+            }
+        }
+        kept.retain(|&k| keep[k]);
+        kept.push(j);
+    }
+    Ok(keep)
+}
+
+/// One merged leaf: extent, stride, constraint coefficients.
+struct Leaf {
+    extent: Poly,
+    stride: Poly,
+    coeffs: SmallVec<[i64; 4]>,
+}
+
+/// The leaves `leaves` of `v`, extent-1 leaves dropped, adjacent leaves
+/// merged where the outer stride and every outer coefficient are the inner
+/// ones times the inner extent (polynomial identities).
+fn merged_leaves(v: &SymView, leaves: Range<usize>) -> Vec<Leaf> {
+    let one = Poly::constant(1);
+    let mut out: Vec<Leaf> = Vec::with_capacity(leaves.len());
+    for k in leaves {
+        let extent = &v.leaf_extents()[k];
+        if *extent == one {
+            continue;
+        }
+        let leaf = Leaf {
+            extent: extent.clone(),
+            stride: v.leaf_strides()[k].clone(),
+            coeffs: v.constraints().iter().map(|c| c.coeffs()[k]).collect(),
+        };
+        if let Some(last) = out.last_mut() {
+            let stride = leaf.stride.mul(extent).is_ok_and(|s| s == last.stride);
+            let coeffs = last.coeffs.iter().zip(&leaf.coeffs).all(|(&o, &i)| {
+                (o == 0 && i == 0) || extent.as_const().and_then(|e| i.checked_mul(e)) == Some(o)
+            });
+            if stride && coeffs {
+                if let Ok(e) = last.extent.mul(extent) {
+                    *last = Leaf { extent: e, ..leaf };
+                    continue;
+                }
+            }
+        }
+        out.push(leaf);
+    }
+    out
+}
+
+/// Lowers `v` over `dims` (leaf ranges covering every leaf, in order, each
+/// with the node of its coordinate): its index, and the comparisons of the
+/// bounds `need` marks.
+fn lower_view(
+    b: &mut Build,
+    v: &SymView,
+    dims: &[(Range<usize>, NodeId)],
+    need: &[Need],
+) -> Result<(NodeId, Vec<NodeId>)> {
+    let cons = v.constraints();
+    let need = &strongest(b, v, need)?;
+    let mut index: Form = Vec::new();
+    let mut sums: Vec<Form> = vec![Vec::new(); cons.len()];
+    // The constant parts of the index and of each constraint's sum.
+    let mut index_k = v.offset().clone();
+    let mut sums_k = vec![Poly::zero(); cons.len()];
+    // A constraint on the first digit of a dimension alone: (x, divisor).
+    let mut single: Vec<Option<(NodeId, Poly)>> = vec![None; cons.len()];
+    let mut any_pinned = false;
+    for (range, x) in dims {
+        let leaves = merged_leaves(v, range.clone());
+        let used: Vec<bool> = leaves
+            .iter()
+            .map(|l| {
+                !l.stride.is_zero()
+                    || l.coeffs
+                        .iter()
+                        .zip(need)
+                        .any(|(&a, n)| a != 0 && (n.0 || n.1))
+            })
+            .collect();
+        let extents: Vec<Poly> = leaves.iter().map(|l| l.extent.clone()).collect();
+        let mut konst = vec![Poly::zero(); leaves.len()];
+        let forms = match pinned(b, v, range, &leaves)? {
+            Some(c) => {
+                any_pinned = true;
+                // The first digit is `c` wherever the view is valid, so
+                // `c·P_1·e_1 <= x < (c+1)·P_1·e_1` there and the next digit
+                // is `⌊x/P_1⌋ - c·e_1`, with no modulo.
+                let mut forms = vec![Form::new()];
+                forms.extend(digit_forms(b, *x, &extents[1..], &used[1..])?);
+                if let Some(e1) = extents.get(1) {
+                    konst[1] = c.mul(e1)?.neg()?;
+                }
+                konst[0] = c;
+                forms
+            }
+            None => digit_forms(b, *x, &extents, &used)?,
+        };
+        for (k, (leaf, form)) in leaves.iter().zip(&forms).enumerate() {
+            scaled(&mut index, form, &leaf.stride)?;
+            index_k = index_k.add(&konst[k].mul(&leaf.stride)?)?;
+            for (j, &a) in leaf.coeffs.iter().enumerate() {
+                if a == 0 {
+                    continue;
+                }
+                scaled(&mut sums[j], form, &Poly::constant(a))?;
+                sums_k[j] = sums_k[j].add(&konst[k].mul(&Poly::constant(a))?)?;
+                if k == 0 && a == 1 && only(v, j, range, &leaves) {
+                    let inner = extents[1..]
+                        .iter()
+                        .try_fold(Poly::constant(1), |p, e| p.mul(e))?;
+                    single[j] = Some((*x, inner));
+                }
+            }
+        }
+    }
+    let terms = b.sum(&index)?;
+    let index = plus(b, terms, &index_k)?;
+    if !any_pinned {
+        // The index is the view's at every point of its box: its range.
+        if let Some((lo, hi)) = box_range(b, v)? {
+            b.narrow(index, lo, hi)?;
+        }
+    }
+    let mut cmps = Vec::new();
+    for (j, c) in cons.iter().enumerate() {
+        let (need_lo, need_hi) = need[j];
+        if !(need_lo || need_hi) {
+            continue;
+        }
+        let (s, lo, hi) = match &single[j] {
+            // lo <= ⌊x/P⌋ < hi  ⇔  P·lo <= x < P·hi.
+            Some((x, p)) => (*x, c.lo().mul(p)?, c.hi().mul(p)?),
+            // lo <= S + K < hi  ⇔  lo - K <= S < hi - K.
+            None => (
+                b.sum(&sums[j])?,
+                c.lo().sub(&sums_k[j])?,
+                c.hi().sub(&sums_k[j])?,
+            ),
+        };
+        compare(b, s, (&lo, need_lo), (&hi, need_hi), &mut cmps)?;
+    }
+    Ok((index, cmps))
+}
+
+/// The value of the first digit `d` of `leaves` wherever `v` is valid, when
+/// a constraint `lo <= d < hi` on `d` alone pins it: `lo` when `hi - lo = 1`
+/// (a polynomial identity), `0` when `hi <= 1` is proved.
+fn pinned(b: &Build, v: &SymView, range: &Range<usize>, leaves: &[Leaf]) -> Result<Option<Poly>> {
+    let Some(first) = leaves.first() else {
+        return Ok(None);
+    };
+    for (j, c) in v.constraints().iter().enumerate() {
+        if first.coeffs[j] != 1 || !only(v, j, range, leaves) {
+            continue;
+        }
+        if c.hi().sub(c.lo())? == Poly::constant(1) {
+            return Ok(Some(c.lo().clone()));
+        }
+        if b.proved(&Fact::le(c.hi(), &Poly::constant(1))?) {
+            return Ok(Some(Poly::zero()));
+        }
+    }
+    Ok(None)
+}
+
+/// The least and greatest offset of `v` over the box of its leaf
+/// coordinates, `offset + Σ_{s<0} s·(e−1)` and `offset + Σ_{s>0} s·(e−1)`,
+/// when every stride's sign is proved.
+fn box_range(b: &Build, v: &SymView) -> Result<Option<(Poly, Poly)>> {
+    let (mut lo, mut hi) = (v.offset().clone(), v.offset().clone());
+    for (e, s) in v.leaf_extents().iter().zip(v.leaf_strides()) {
+        let reach = e.sub(&Poly::constant(1))?.mul(s)?;
+        if b.proved(&Fact::ge(s, &Poly::zero())?) {
+            hi = hi.add(&reach)?;
+        } else if b.proved(&Fact::le(s, &Poly::zero())?) {
+            lo = lo.add(&reach)?;
+        } else {
+            return Ok(None);
+        }
+    }
+    Ok(Some((lo, hi)))
+}
+
+/// `true` when constraint `j`'s only non-zero coefficient over the whole
+/// view is on the first of `leaves` (the merged leaves of `range`).
+fn only(v: &SymView, j: usize, range: &Range<usize>, leaves: &[Leaf]) -> bool {
+    let coeffs = v.constraints()[j].coeffs();
+    let outside = coeffs
+        .iter()
+        .enumerate()
+        .any(|(k, &a)| a != 0 && !range.contains(&k));
+    !outside && leaves[1..].iter().all(|l| l.coeffs[j] == 0)
+}
+
+/// Appends `form · p` to `acc`.
+fn scaled(acc: &mut Form, form: &Form, p: &Poly) -> Result<()> {
+    if p.is_zero() {
+        return Ok(());
+    }
+    for (id, c) in form {
+        acc.push((*id, c.mul(p)?));
+    }
+    Ok(())
+}
+
+/// `a + p`, subtracted when `p`'s leading coefficient is negative.
+fn plus(b: &mut Build, a: NodeId, p: &Poly) -> Result<NodeId> {
+    if p.is_zero() {
+        return Ok(a);
+    }
+    if b.k.nodes()[a as usize] == Node::Const(0) {
+        return b.poly(p);
+    }
+    let (lo, hi) = b.bound(a);
+    let (lo, hi) = (lo.add(p)?, hi.add(p)?);
+    if p.terms().first().is_some_and(|t| t.1 < 0) {
+        let q = b.poly(&p.neg()?)?;
+        b.push(Node::Sub(a, q), lo, hi)
+    } else {
+        let q = b.poly(p)?;
+        b.push(Node::Add(a, q), lo, hi)
+    }
+}
+
+/// Appends the comparisons `lo <= s` and `s < hi` that are marked needed
+/// (one `s == lo` when `hi = lo + 1`).
+fn compare(
+    b: &mut Build,
+    s: NodeId,
+    (lo, need_lo): (&Poly, bool),
+    (hi, need_hi): (&Poly, bool),
+    out: &mut Vec<NodeId>,
+) -> Result<()> {
+    let one = Poly::constant(1);
+    let cmp = |b: &mut Build, node| b.push(node, Poly::zero(), one.clone());
+    if need_lo && need_hi && hi.sub(lo)? == one {
+        let l = b.poly(lo)?;
+        out.push(cmp(b, Node::Eq(s, l))?);
+        return Ok(());
+    }
+    if need_lo {
+        let l = b.poly(lo)?;
+        out.push(cmp(b, Node::Ge(s, l))?);
+    }
+    if need_hi {
+        let h = b.poly(hi)?;
+        out.push(cmp(b, Node::Lt(s, h))?);
+    }
+    Ok(())
+}
