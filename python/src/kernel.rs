@@ -37,6 +37,7 @@ pub(crate) fn build(
     Ok(PyKernel {
         inner,
         recipe: format!("{source_repr}.kernel('{input_name}')"),
+        sym: None,
     })
 }
 
@@ -61,6 +62,21 @@ pub(crate) fn build(
 pub(crate) struct PyKernel {
     inner: Kernel,
     recipe: String,
+    /// A symbolic layout's kernel: its inputs' extents are polynomials, so
+    /// calling it checks the point and the binding there.
+    sym: Option<crate::sym_kernel::SymEval>,
+}
+
+impl PyKernel {
+    /// The kernel of a symbolic source (`SymLayout.kernel`), `recipe` its
+    /// `repr`.
+    pub(crate) fn symbolic(sym: crate::sym_kernel::SymEval, recipe: String) -> PyKernel {
+        PyKernel {
+            inner: sym.kernel().clone(),
+            recipe,
+            sym: Some(sym),
+        }
+    }
 }
 
 #[pymethods]
@@ -88,6 +104,9 @@ impl PyKernel {
     }
 
     /// The input variables as `(name, extent)`: each ranges over `[0, extent)`.
+    /// A `SymLayout`'s kernel lists its inputs, then its symbols (extent
+    /// `max + 1`); its inputs' extents depend on the symbols, so they read
+    /// `2**63 - 1` here.
     #[getter]
     fn vars(&self) -> Vec<(String, i64)> {
         self.inner
@@ -162,12 +181,17 @@ impl PyKernel {
         (self.inner.index(), self.inner.valid())
     }
 
-    /// The crate's interpreter: `(index, valid)` at the variables' values.
-    /// Raises `OutOfDomainError` for a value outside a variable's range.
+    /// The crate's interpreter: `(index, valid)` at the variables' values
+    /// (for a `SymLayout`'s kernel, the inputs then the symbols' values).
+    /// Raises `OutOfDomainError` for a value outside a variable's range (or
+    /// a symbol's assumptions, or an input's extent at those values).
     #[pyo3(signature = (*at))]
     fn __call__(&self, at: &Bound<'_, PyTuple>) -> PyResult<(i64, bool)> {
         let at: Vec<i64> = at.extract()?;
-        self.inner.eval(&at).py()
+        match &self.sym {
+            Some(s) => s.eval(&at).py(),
+            None => self.inner.eval(&at).py(),
+        }
     }
 
     /// `index: …` and `valid: …` in C, one per line (as `hlayout expr` prints).
@@ -182,9 +206,13 @@ impl PyKernel {
     }
 
     /// An SVG picture of the index over the variables (the first one the
-    /// rows), grey where the validity is false (for Jupyter).
-    fn _repr_svg_(&self) -> String {
-        crate::draw::kernel_svg(&self.inner, self.recipe.clone())
+    /// rows), grey where the validity is false (for Jupyter); `None` for a
+    /// `SymLayout`'s kernel, whose inputs' extents are not numbers.
+    fn _repr_svg_(&self) -> Option<String> {
+        match self.sym {
+            Some(_) => None,
+            None => Some(crate::draw::kernel_svg(&self.inner, self.recipe.clone())),
+        }
     }
 
     /// Kernels are equal when their variables and their texts are.

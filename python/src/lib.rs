@@ -4,6 +4,7 @@
 //! Every algorithm is the crate's; this crate only converts arguments and
 //! answers.
 
+mod assume;
 mod composed;
 mod convert;
 mod draw;
@@ -13,8 +14,10 @@ mod layout;
 mod loops;
 mod smem;
 mod sym_flat;
+mod sym_kernel;
 mod symbolic;
 mod symtiles;
+mod symview;
 mod tuple;
 mod view;
 
@@ -34,6 +37,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<symbolic::PySymLayout>()?;
     m.add_class::<sym_flat::PySymFlatView>()?;
     m.add_class::<symtiles::PySymPredicated>()?;
+    m.add_class::<symview::PySymViewStack>()?;
     m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;

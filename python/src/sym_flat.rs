@@ -8,14 +8,15 @@
 //! error). An answer that depends on the binding raises `NeedsFactsError`.
 
 use hlayout::symbolic::{Poly, SymFlatView, SymLayout, Symbols};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
-use crate::convert::{arg_error, given};
+use crate::assume::{read_assume, show_assume};
+use crate::convert::arg_error;
 use crate::errors::{raise, Field, FlattenError, IntoPy};
 use crate::layout::PyFlatView;
-use crate::symbolic::{poly_to_py, read_assume, show_assume};
+use crate::symbolic::poly_to_py;
 
 /// A flat view (tinygrad's form) whose numbers are ints or polynomial text
 /// over symbols, exact for every value the assumptions allow.
@@ -41,7 +42,7 @@ pub(crate) struct PySymFlatView {
 const NUMBER: &str = "an int or polynomial text (a str)";
 
 /// An int or polynomial text, read in `syms`.
-fn number(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Poly> {
+pub(crate) fn number(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Poly> {
     if let Ok(v) = obj.extract::<i64>() {
         return Ok(Poly::constant(v));
     }
@@ -52,7 +53,11 @@ fn number(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Po
 }
 
 /// A sequence of numbers (not a str).
-fn numbers(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Vec<Poly>> {
+pub(crate) fn numbers(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    syms: &mut Symbols,
+) -> PyResult<Vec<Poly>> {
     if obj.is_instance_of::<PyString>() {
         return Err(arg_error(
             name,
@@ -262,42 +267,21 @@ impl PySymFlatView {
     /// The symbols' names, in order of first appearance.
     #[getter]
     fn symbols(&self) -> Vec<String> {
-        (0..self.syms.len() as u8)
-            .map(|id| self.syms.name(id).to_string())
-            .collect()
+        crate::assume::names(&self.syms)
     }
 
     /// Each symbol's assumptions: `{name: {'min', 'max', 'divisible_by'}}`.
     #[getter]
     fn assumptions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
-        for id in 0..self.syms.len() as u8 {
-            let a = self.syms.assumption(id);
-            let d = PyDict::new(py);
-            d.set_item("min", a.min)?;
-            d.set_item("max", a.max)?;
-            d.set_item("divisible_by", a.divisible_by)?;
-            out.set_item(self.syms.name(id), d)?;
-        }
-        Ok(out)
+        crate::assume::assumptions(py, &self.syms)
     }
 
     /// The concrete `FlatView` at the given values (`sp=3`), each within its
     /// assumptions; every symbol needs a value.
     #[pyo3(signature = (**values))]
     fn bind(&self, values: Option<&Bound<'_, PyDict>>) -> PyResult<PyFlatView> {
-        let mut pairs: Vec<(String, i64)> = Vec::new();
-        if let Some(d) = values {
-            for (k, v) in d.iter() {
-                let name: String = k.extract()?;
-                let x: i64 = v.extract().map_err(|_| {
-                    PyTypeError::new_err(format!("{name}: expected an int, got {}", given(&v)))
-                })?;
-                pairs.push((name, x));
-            }
-        }
-        let pairs: Vec<(&str, i64)> = pairs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-        let ids = self.syms.binding(&pairs).py()?;
+        let pairs = crate::assume::bind_pairs(values)?;
+        let ids = crate::assume::binding(&self.syms, &pairs)?;
         Ok(PyFlatView {
             inner: self.inner.bind(&ids).py()?,
         })
@@ -334,24 +318,12 @@ impl PySymFlatView {
                 format!("[{}]", items.join(", "))
             }
         };
-        let assume: Vec<String> = (0..self.syms.len() as u8)
-            .map(|id| {
-                let a = self.syms.assumption(id);
-                format!(
-                    "'{}': {{'min': {}, 'max': {}, 'divisible_by': {}}}",
-                    self.syms.name(id),
-                    a.min,
-                    a.max,
-                    a.divisible_by
-                )
-            })
-            .collect();
         format!(
-            "SymFlatView({}, {}, offset={}, mask={mask}, assume={{{}}})",
+            "SymFlatView({}, {}, offset={}, mask={mask}, assume={})",
             tuple(self.inner.shape()),
             tuple(self.inner.strides()),
             lit(self.inner.offset()),
-            assume.join(", ")
+            crate::assume::repr(&self.syms)
         )
     }
 

@@ -10,12 +10,12 @@
 //! is an error). A refusal for want of a fact raises `NeedsFactsError`,
 //! whose `needs` lists the facts.
 
-use hlayout::symbolic::{Assume, Poly, SymLayout, Symbols};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use hlayout::symbolic::{Poly, SymLayout, Symbols};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
-use crate::convert::{arg_error, given};
+use crate::convert::arg_error;
 use crate::errors::IntoPy;
 use crate::layout::PyLayout;
 
@@ -39,10 +39,6 @@ pub(crate) struct PySymLayout {
     syms: Symbols,
     inner: SymLayout,
 }
-
-/// What `assume` accepts.
-const ASSUME: &str = "a dict {name: {'min': .., 'max': .., 'divisible_by': ..}} \
-or a list of tinygrad Variables";
 
 impl PySymLayout {
     /// A layout and its table.
@@ -127,8 +123,8 @@ fn join(syms: &mut Symbols, other: &Bound<'_, PyAny>, name: &str) -> PyResult<Sy
             Some(mine) if syms.assumption(mine) != a => {
                 return Err(PyValueError::new_err(format!(
                     "symbol {n} is assumed differently by the two layouts ({} and {})",
-                    show_assume(&syms.assumption(mine)),
-                    show_assume(&a)
+                    crate::assume::show_assume(&syms.assumption(mine)),
+                    crate::assume::show_assume(&a)
                 )))
             }
             Some(_) => {}
@@ -142,92 +138,6 @@ fn join(syms: &mut Symbols, other: &Bound<'_, PyAny>, name: &str) -> PyResult<Sy
 
 /// What `__reduce__` returns: the class and its arguments.
 type Reduced<'py> = (Bound<'py, PyAny>, (String, Bound<'py, PyDict>));
-
-pub(crate) fn show_assume(a: &Assume) -> String {
-    format!(
-        "min {}, max {}, divisible_by {}",
-        a.min, a.max, a.divisible_by
-    )
-}
-
-/// Reads `assume` into `syms`.
-pub(crate) fn read_assume(obj: &Bound<'_, PyAny>, syms: &mut Symbols) -> PyResult<()> {
-    if let Ok(d) = obj.downcast::<PyDict>() {
-        for (k, v) in d.iter() {
-            let name: String = k.extract().map_err(|_| arg_error("assume", ASSUME, obj))?;
-            let a = if v.downcast::<PyDict>().is_ok() {
-                assumption(&v, &name)?
-            } else {
-                variable(&v)?.1
-            };
-            syms.assume(&name, a).py()?;
-        }
-        return Ok(());
-    }
-    if obj.is_instance_of::<PyString>() {
-        return Err(arg_error("assume", ASSUME, obj));
-    }
-    let items = obj
-        .try_iter()
-        .map_err(|_| arg_error("assume", ASSUME, obj))?;
-    for v in items {
-        let (name, a) = variable(&v?)?;
-        syms.assume(&name, a).py()?;
-    }
-    Ok(())
-}
-
-/// `{'min': .., 'max': .., 'divisible_by': ..}`, strictly.
-fn assumption(d: &Bound<'_, PyAny>, name: &str) -> PyResult<Assume> {
-    let d = d.downcast::<PyDict>()?;
-    let mut a = Assume::default();
-    for (k, v) in d.iter() {
-        let key: String = k.extract().unwrap_or_default();
-        let value: i64 = v.extract().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "assume[{name:?}][{key:?}]: expected an int, got {}",
-                given(&v)
-            ))
-        })?;
-        match key.as_str() {
-            "min" => a.min = value,
-            "max" => a.max = value,
-            "divisible_by" => a.divisible_by = value,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "assume[{name:?}]: unknown key {} (known: min, max, divisible_by)",
-                    given(&k)
-                )))
-            }
-        }
-    }
-    Ok(a)
-}
-
-/// A tinygrad `Variable` (a `DEFINE_VAR` UOp: its name in `expr` or
-/// `arg[0]`, its bounds in `vmin`, `vmax`) as a name and assumptions.
-fn variable(v: &Bound<'_, PyAny>) -> PyResult<(String, Assume)> {
-    let bad = || arg_error("assume", ASSUME, v);
-    let name: String = match v.getattr("expr").and_then(|e| e.extract()) {
-        Ok(n) => n,
-        Err(_) => v
-            .getattr("arg")
-            .and_then(|a| a.get_item(0))
-            .and_then(|n| n.extract())
-            .map_err(|_| bad())?,
-    };
-    let bound = |attr: &str| -> PyResult<i64> {
-        v.getattr(attr).and_then(|x| x.extract()).map_err(|_| bad())
-    };
-    Ok((
-        name,
-        Assume {
-            min: bound("vmin")?,
-            max: bound("vmax")?,
-            divisible_by: 1,
-        },
-    ))
-}
 
 /// A polynomial as Python: an int when constant, else its text.
 pub(crate) fn poly_to_py<'py>(
@@ -249,12 +159,43 @@ impl PySymLayout {
         let text: String = text
             .extract()
             .map_err(|_| arg_error("text", "layout text (a str)", text))?;
-        let mut syms = Symbols::new();
-        if let Some(a) = assume.filter(|a| !a.is_none()) {
-            read_assume(a, &mut syms)?;
-        }
+        let mut syms = crate::assume::table(assume)?;
         let inner = SymLayout::parse(&text, &mut syms).py()?;
         Ok(PySymLayout { syms, inner })
+    }
+
+    /// The kernel expressions of this layout (the crate's code generator
+    /// over symbols): over its row-major rank `i` (`input="linear"`, the
+    /// default) or its top-level coordinates `i0, i1, …` (`input="coords"`),
+    /// then its symbols as variables; exact at every allowed binding. Call
+    /// it with the inputs' values, then the symbols'. Raises
+    /// `NeedsFactsError` when an assumption is missing (e.g. a bound that
+    /// keeps every node within 64 bits).
+    ///
+    /// >>> k = SymLayout("(4,N):(1,4)", assume={"N": {"max": 4096}}).kernel()
+    /// >>> k.render("python"), k(5, 3)
+    /// (('i * 4 - i // N * (4 * N - 1)', 'True'), (9, True))
+    /// >>> k(5, 3) == (SymLayout("(4,N):(1,4)").bind(N=3)(5), True)
+    /// True
+    #[pyo3(signature = (input="linear"))]
+    fn kernel(&self, input: &str) -> PyResult<crate::kernel::PyKernel> {
+        crate::sym_kernel::kernel(&self.syms, self.__repr__(), input, |i| {
+            hlayout::codegen::sym_layout(&self.inner, &self.syms, i)
+        })
+    }
+
+    /// `(index, valid)` of `kernel(input)` as text in `lang` (`"c"`,
+    /// `"cuda"`, `"rust"` or `"python"`).
+    ///
+    /// >>> SymLayout("(4,N):(1,4)", assume={"N": {"max": 4096}}).expr()
+    /// ('i * 4 - i / N * (4 * N - 1)', '1')
+    /// >>> SymLayout("(N,4):(1,N)", assume={"N": {"max": 64}}).expr("python", "coords")
+    /// ('i0 + i1 * N', 'True')
+    #[pyo3(signature = (lang="c", input="linear"))]
+    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
+        crate::sym_kernel::expr(lang, input, |i| {
+            hlayout::codegen::sym_layout(&self.inner, &self.syms, i)
+        })
     }
 
     fn __str__(&self) -> String {
@@ -262,22 +203,10 @@ impl PySymLayout {
     }
 
     fn __repr__(&self) -> String {
-        let parts: Vec<String> = (0..self.syms.len() as u8)
-            .map(|id| {
-                let a = self.syms.assumption(id);
-                format!(
-                    "'{}': {{'min': {}, 'max': {}, 'divisible_by': {}}}",
-                    self.syms.name(id),
-                    a.min,
-                    a.max,
-                    a.divisible_by
-                )
-            })
-            .collect();
         format!(
-            "SymLayout('{}', assume={{{}}})",
+            "SymLayout('{}', assume={})",
             self.text(),
-            parts.join(", ")
+            crate::assume::repr(&self.syms)
         )
     }
 
@@ -305,24 +234,13 @@ impl PySymLayout {
     /// The symbols' names, in order of first appearance.
     #[getter]
     fn symbols(&self) -> Vec<String> {
-        (0..self.syms.len() as u8)
-            .map(|id| self.syms.name(id).to_string())
-            .collect()
+        crate::assume::names(&self.syms)
     }
 
     /// Each symbol's assumptions: `{name: {'min', 'max', 'divisible_by'}}`.
     #[getter]
     fn assumptions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
-        for id in 0..self.syms.len() as u8 {
-            let a = self.syms.assumption(id);
-            let d = PyDict::new(py);
-            d.set_item("min", a.min)?;
-            d.set_item("max", a.max)?;
-            d.set_item("divisible_by", a.divisible_by)?;
-            out.set_item(self.syms.name(id), d)?;
-        }
-        Ok(out)
+        crate::assume::assumptions(py, &self.syms)
     }
 
     /// The extents, row-major, flat: ints, or polynomial text.
@@ -517,16 +435,7 @@ impl PySymLayout {
     /// assumptions; every symbol needs a value.
     #[pyo3(signature = (**values))]
     fn bind(&self, values: Option<&Bound<'_, PyDict>>) -> PyResult<PyLayout> {
-        let mut pairs: Vec<(String, i64)> = Vec::new();
-        if let Some(d) = values {
-            for (k, v) in d.iter() {
-                let name: String = k.extract()?;
-                let x: i64 = v.extract().map_err(|_| {
-                    PyTypeError::new_err(format!("{name}: expected an int, got {}", given(&v)))
-                })?;
-                pairs.push((name, x));
-            }
-        }
+        let mut pairs = crate::assume::bind_pairs(values)?;
         // A symbol only `assume` names (no leaf uses it) takes its least value.
         let used: Vec<u8> = self
             .inner
@@ -541,8 +450,7 @@ impl PySymLayout {
                 pairs.push((name.to_string(), self.syms.range(id).0));
             }
         }
-        let pairs: Vec<(&str, i64)> = pairs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-        let ids = self.syms.binding(&pairs).py()?;
+        let ids = crate::assume::binding(&self.syms, &pairs)?;
         Ok(PyLayout::wrap(self.inner.bind(&self.syms, &ids).py()?))
     }
 }

@@ -11,7 +11,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::convert::arg_error;
 use crate::errors::IntoPy;
 use crate::symbolic::{poly_to_py, PySymLayout};
 use crate::view::PyView;
@@ -74,16 +73,7 @@ impl PySymPredicated {
 
 /// The values of a `bind(**values)` call, one per symbol of `syms`.
 fn bind_values(syms: &Symbols, values: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<i64>> {
-    let mut pairs: Vec<(String, i64)> = Vec::new();
-    if let Some(d) = values {
-        for (k, v) in d.iter() {
-            let name: String = k.extract()?;
-            let x: i64 = v.extract().map_err(|_| arg_error(&name, "an int", &v))?;
-            pairs.push((name, x));
-        }
-    }
-    let pairs: Vec<(&str, i64)> = pairs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-    syms.binding(&pairs).py()
+    crate::assume::binding(syms, &crate::assume::bind_pairs(values)?)
 }
 
 #[pymethods]

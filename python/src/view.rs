@@ -45,6 +45,8 @@ fn call(m: &Movement) -> String {
 enum Recipe {
     New(Vec<i64>),
     FromLayout(String),
+    /// Any expression that rebuilds the stack (`SymViewStack(…).bind(N=3)`).
+    Text(String),
     Then(Arc<Recipe>, Movement),
 }
 
@@ -65,6 +67,10 @@ impl Recipe {
                 }
                 Recipe::FromLayout(layout) => {
                     calls.push(format!("ViewStack.from_layout({layout})"));
+                    break;
+                }
+                Recipe::Text(text) => {
+                    calls.push(text.clone());
                     break;
                 }
             }
@@ -312,6 +318,14 @@ impl PartialEq for PyViewStack {
 }
 
 impl PyViewStack {
+    /// A stack whose `repr` is `text`, a Python expression that rebuilds it.
+    pub(crate) fn with_recipe(inner: ViewStack, text: String) -> PyViewStack {
+        PyViewStack {
+            inner,
+            recipe: Arc::new(Recipe::Text(text)),
+        }
+    }
+
     /// The stack after `op` (on a copy), recorded in the recipe.
     fn then(&self, op: Movement) -> PyResult<PyViewStack> {
         Ok(PyViewStack {

@@ -207,6 +207,9 @@ def test_every_native_class_repr_round_trips():
         l.draw_tv("(4,2):(2,1)"), ComposedLayout("Sw<1,0,2> o 0 o (4,4):(4,1)").draw_tv("((16,2),1):((1,0),0)", 2),
         hlayout.SymLayout("64*K+10:1").predicated_divide(Layout("64:1"), "tiled"),
         hlayout.SymLayout("(N,(4,8)):(32*M,(8,1))", assume={"N": {"max": 64}, "M": {"divisible_by": 4}}),
+        hlayout.SymViewStack(["N", 4], assume={"N": {"max": 8}}).permute([1, 0])
+        .apply('["pad", [[1, 0], [0, "P"]]]').flip([True, False]),
+        hlayout.SymViewStack(["N", 4], assume={"N": {"max": 8}}).flip([True, False]).bind(N=3),
         hlayout.SymFlatView(("N", 4), (4, 1), offset="N", mask=[(0, "N"), (1, 4)], assume={"N": {"max": 8}}),
     ]
     classes = {type(v).__name__ for v in values}
@@ -220,7 +223,8 @@ def test_every_native_class_repr_round_trips():
         if type(v).__hash__ is not None:
             assert hash(eval(repr(v), NAMES)) == hash(v)
     hashable = {type(v).__name__ for v in values if type(v).__hash__ is not None}
-    assert hashable == {"Layout", "FlatView", "View", "Swizzle", "ComposedLayout", "SymLayout", "SymFlatView"}
+    assert hashable == {"Layout", "FlatView", "View", "Swizzle", "ComposedLayout", "SymLayout", "SymFlatView",
+                        "SymViewStack"}
 
 
 def test_pycute_reprs_round_trip():

@@ -55,6 +55,9 @@ RECEIVERS = [
     ViewStack([0, 4]), ViewStack([3, 4]).pad([(1, 0), (0, 1)]).views[0], View.contiguous([0, 2]),
     Layout("(2,(2,2)):(2,(1,4))").kernel("coords"), ViewStack([4]).pad([(1, 2)]).kernel("linear"),
     Swizzle(3, 4, 3), ComposedLayout("Sw<1,0,2> o 0 o (4,4):(4,1)"),
+    hlayout.SymLayout("(4,N):(1,4)", assume={"N": {"max": 64}}),
+    hlayout.SymViewStack(["N", 4], assume={"N": {"max": 64}}).pad([(1, 0), (0, "P")]),
+    hlayout.SymLayout("(4,N):(1,4)", assume={"N": {"max": 64}}).kernel(),
 ]
 HUGE = {3}  # RECEIVERS[3]: materialising its offsets is 16 GiB, not a bug
 SIZED = {"offsets", "latex", "_repr_svg_"}
