@@ -335,3 +335,92 @@ def test_kernel_needs_no_more_divisions_than_hlayouts_own(cid):
                          for o, a in req["ops"]))
     with plugin_state(True):
         assert divmods_of(req["shape"], req["ops"]) <= s.kernel("coords").div_mod_count
+
+
+def _divmod_cases(UOp, a, b):
+    """Divisions and modulos of small sums over two loop variables."""
+    for ca, cb, k, c in itertools.product((1, 2, 3, 6, 10, 15), (1, 2, 5), (0, 1, 3), (2, 4, 6, 12)):
+        x = a * ca + b * cb + k if k else a * ca + b * cb
+        yield x // c
+        yield x % c
+
+
+def test_divmod_split_declined_on_kernel_indices_only():
+    from tinygrad.uop.divandmod import fold_divmod_general
+    from tinygrad.uop.ops import UOp
+
+    a, b = UOp.range(8, 0), UOp.range(10, 1)
+    d = (a * 2 + b) // 4  # from (10·a + b) // 4 in chain random_058's index
+    assert _ops_in(fold_divmod_general(d), Ops.FLOORDIV, Ops.FLOORMOD) == 2  # tinygrad's split
+    va, vb = UOp.variable("a", 0, 7), UOp.variable("b", 0, 9)
+    dv = (va * 2 + vb) // 4
+    stock_r, stock_v = d.simplify(), dv.simplify()
+    with plugin_state(True):
+        assert v14._fold_divmod_few(d) is None
+        kept = d.simplify()
+        assert _ops_in(kept, Ops.FLOORDIV, Ops.FLOORMOD) == 1
+        assert all(x == y == z for x, y, z in _at_every_point(kept, d, stock_r))
+        # over Variables (tinygrad's symbolic tests, symbolic shapes): the rule as it is
+        assert dv.simplify() is stock_v
+        assert v14._fold_divmod_few(dv) is fold_divmod_general(dv)
+        # every answer it gives keeps the value and adds no division
+        answered = declined = 0
+        for e in _divmod_cases(UOp, a, b):
+            got = v14._fold_divmod_few(e)
+            declined += got is None and fold_divmod_general(e) is not None
+            if got is not None:
+                answered += 1
+                names = {a: "v0", b: "v1"}  # both, at every point of (a, b)
+                f = eval(f"lambda v0, v1: ({v14._python(got, names)}, {v14._python(e, names)})")
+                assert len(names) == 2
+                for p in itertools.product(range(8), range(10)):
+                    x, y = f(*p)
+                    assert x == y, (got.render(), e.render(), p)
+                assert _ops_in(got, Ops.FLOORDIV, Ops.FLOORMOD) <= _ops_in(e, Ops.FLOORDIV, Ops.FLOORMOD)
+        assert answered > 100 and declined > 10, (answered, declined)
+    with plugin_state(False):
+        assert d.simplify() is stock_r  # uninstall restores the rule
+
+
+def test_install_reaches_rules_compiled_before_it():
+    # pm_mops' rule (_mop_index) names apply_movement_op; a compiled rule
+    # holds a copy of the globals it names, so install and uninstall
+    # recompile it: each state reaches its own function, whichever ran first.
+    import tinygrad.schedule.indexing as ix
+    import tinygrad.schedule.rangeify as rf
+
+    def seen():
+        out = set()
+        for entries in rf.pm_mops.pdict.values():
+            for e in entries:
+                if any(e[0] is p and f is rf._mop_index for p, f in rf.pm_mops.patterns):
+                    g = getattr(e[1], "__globals__", {}).get("_fxn")
+                    if g is not None:
+                        out.add(g.__globals__["apply_movement_op"])
+        return out
+
+    for first in (False, True, False):
+        with plugin_state(first):
+            divmods_of((4, 6), [("permute", (1, 0)), ("reshape", (24,))])
+        with plugin_state(True):
+            assert seen() == {v14._ORIGINAL["patched"]}
+        with plugin_state(False):
+            assert seen() == {ix.apply_movement_op}
+
+
+def test_chain_without_reshape_keeps_tinygrads_index():
+    # No reshape: tinygrad's index is affine in the output's loops, and the
+    # plug-in hands it on as it is (the same kernel as stock).
+    import tinygrad.schedule as sch
+
+    shape, ops = [4, 6], [["permute", [1, 0]], ["pad", [[1, 1], [0, 2]]], ["flip", [True, False]],
+                          ["shrink", [[1, 5], [0, 3]]], ["expand", [2, 4, 3]]]
+    asts = {}
+    for on in (False, True):
+        with plugin_state(on):
+            sch.schedule_cache.clear()
+            lin = build(shape, ops).contiguous().schedule_linear()
+            ast, = (c.src[0] for c in lin.src if c.src[0].op is Ops.SINK)
+            asts[on] = [u.src[1] for u in ast.toposort() if u.op is Ops.INDEX
+                        and u.src[0].op is Ops.PARAM and u.src[0].arg.slot != 0]  # the read
+    assert len(asts[True]) == 1 and asts[True] == asts[False]

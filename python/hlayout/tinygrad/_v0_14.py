@@ -36,7 +36,8 @@ from .. import _hlayout as _hl
 __all__ = ["install", "uninstall", "installed", "chain_ops", "loop_nest_of"]
 
 _ORIGINAL = {}
-#: tuple of index UOps returned -> (top UOps, top shape, bottom shape, hlayout ops)
+#: tuple of index UOps returned -> (top UOps, top shape, bottom shape, hlayout
+#: ops, whether the chain holds a reshape)
 _CHAINS = {}
 _MAX_CHAINS = 1 << 16
 
@@ -381,18 +382,25 @@ def _apply_movement_op(op, in_shape, arg, rngs):
     if len(rngs) != len(out_shape) or not out_shape or 0 in out_shape:
         return original(op, in_shape, arg, rngs)
     rec = _CHAINS.get(rngs)
+    reshaped = op.name == "RESHAPE"
     if rec is not None and rec[2] == out_shape:
-        top, top_shape, _, above = rec
-        ops = ops + above
+        top, top_shape, _, above, was = rec
+        ops, reshaped = ops + above, reshaped or was
     else:
         top, top_shape = rngs, out_shape
-    try:
-        result = _index_uops(tuple(in_shape), top, ops, rngs, op.name == "PAD")
-    except _hl.HlayoutError:
-        return original(op, in_shape, arg, rngs)
+    if not reshaped:
+        # No reshape in the chain so far: tinygrad's index is affine in the
+        # top's (no division to save) and cheaper to build; the chain is
+        # still recorded, so a reshape further down sees all of it.
+        result = original(op, in_shape, arg, rngs)
+    else:
+        try:
+            result = _index_uops(tuple(in_shape), top, ops, rngs, op.name == "PAD")
+        except _hl.HlayoutError:
+            return original(op, in_shape, arg, rngs)
     if len(_CHAINS) >= _MAX_CHAINS:
         _CHAINS.clear()
-    _CHAINS[result] = (top, top_shape, tuple(in_shape), ops)
+    _CHAINS[result] = (top, top_shape, tuple(in_shape), ops, reshaped)
     return result
 
 
@@ -414,6 +422,11 @@ def _cached(fn):
     patched.cache_clear = cache_clear
     patched.cache_info = memo.cache_info
     return patched
+
+
+#: The one replacement of ``apply_movement_op`` (one per process, so a rule
+#: compiled with it in one installation still calls the current one).
+_PATCHED = _cached(_apply_movement_op)
 
 
 def _modules():
@@ -443,6 +456,146 @@ def _split_at_divisors(original):
     return PatternMatcher([(UPat(Ops.RANGE, name="r") // UPat.cvar("c"), mark_range_mod)]) + original
 
 
+_DIVMOD_OPS = ("FLOORDIV", "FLOORMOD")
+_INDEX_OPS = frozenset(("RANGE", "CONST", "ADD", "MUL", "SUB", "NEG", "FLOORDIV", "FLOORMOD"))
+#: tinygrad's ``fold_divmod_general``, set by :func:`install` (a list: a
+#: compiled pattern copies the globals its function names, not their values
+#: at call time, so the function is reached through this one object).
+_FOLD = [None]
+
+
+def _divmods(u):
+    """The distinct ``FLOORDIV``/``FLOORMOD`` UOps ``u`` reads (itself included)."""
+    return sum(1 for x in u.toposort() if x.op.name in _DIVMOD_OPS)
+
+
+def _over_ranges(u):
+    """Whether ``u`` is index arithmetic over loop variables only: constants,
+    ``RANGE``s of constant extent, ``+``, ``-``, ``*``, ``//``, ``%`` (the
+    index of a kernel; no ``Variable``, no buffer)."""
+    return all(x.op.name in _INDEX_OPS for x in u.toposort())
+
+
+def _fold_divmod_few(d):
+    """tinygrad's slow division rule (``fold_divmod_general``) on ``d``,
+    declined (``None``) when its answer reads more divisions and modulos than
+    ``d`` does and ``d`` is a kernel index over loop variables only.
+
+    The rule's ``nest_by_factor`` splits one division into two, e.g.
+    ``(10·a + b) // 4`` into ``2·a + (a + b // 2) // 2``; on an index hlayout
+    wrote with its fewest divisions that only adds one. Declining a rewrite
+    keeps the value (the UOp stays as it is). Expressions over ``Variable``s
+    (tinygrad's symbolic tests, symbolic shapes) get the rule unchanged.
+    Cost: the rule's, plus two walks of ``d`` and the answer when the rule
+    fires."""
+    got = _FOLD[0](d)
+    if got is None:
+        return None
+    n = _divmods(got)  # d is one division: an answer with at most one adds none
+    if n <= 1 or n <= _divmods(d) or not _over_ranges(d):
+        return got
+    return None
+
+
+def _is_fold_rule(fxn):
+    code = getattr(fxn, "__code__", None)
+    return code is not None and fxn is not _fold_divmod_few and "fold_divmod_general" in code.co_names
+
+
+_MATCHERS = {}
+
+
+def _matcher(p, fxn, state=None):
+    """Pattern ``p`` with function ``fxn`` compiled as a ``PatternMatcher``
+    entry (with the globals ``fxn`` names as they are now), once per
+    ``(p, fxn, state)`` (so installing again compiles nothing)."""
+    got = _MATCHERS.get((p, fxn, state))
+    if got is None:
+        from tinygrad.uop.ops import upat_interpret
+        from tinygrad.uop.upat import upat_compile
+
+        # not their caches, which keep the globals of the first compile
+        got = upat_compile.__wrapped__(p, fxn) or upat_interpret.__wrapped__(p, fxn)
+        _MATCHERS[(p, fxn, state)] = got
+    return got
+
+
+def _swap_fold_rule(new, old_test):
+    """In every live ``PatternMatcher``, the rule whose function satisfies
+    ``old_test`` gets function ``new`` (its pattern list, so that a matcher
+    built later by ``+`` has it too, and its compiled entries). Returns the
+    functions replaced."""
+    import gc
+
+    from tinygrad.uop.ops import PatternMatcher
+
+    replaced = []
+    for m in gc.get_objects():
+        if type(m) is not PatternMatcher:
+            continue
+        pats = [p for p, f in m.patterns if old_test(f)]
+        if not pats:
+            continue
+        replaced += [f for _, f in m.patterns if old_test(f)]
+        m.patterns = [(p, new if old_test(f) else f) for p, f in m.patterns]
+        seen = set()
+        for entries in m.pdict.values():
+            for e in entries:
+                if any(e[0] is p for p in pats) and id(e) not in seen:
+                    seen.add(id(e))
+                    e[1] = _matcher(e[0], new)
+    return replaced
+
+
+def _names(code):
+    """The global names ``code`` (and the code nested in it) reads."""
+    out = set(code.co_names)
+    for c in code.co_consts:
+        if hasattr(c, "co_names"):
+            out |= _names(c)
+    return out
+
+
+def _rebind_movement_rules():
+    """Recompiles, in every live ``PatternMatcher``, the rules whose function
+    names ``apply_movement_op`` itself (``_mop_index`` of ``pm_mops`` in
+    ``tinygrad.schedule.rangeify``): a compiled rule holds a copy of the
+    globals it names, taken when it first ran, so without this a matcher
+    used before :func:`install` (or :func:`uninstall`) keeps the function it
+    saw then. One pass over the live objects; each (pattern, function,
+    state) is compiled once."""
+    import gc
+
+    from tinygrad.uop.ops import PatternMatcher
+
+    state = bool(_ORIGINAL)
+    for m in gc.get_objects():
+        if type(m) is not PatternMatcher:
+            continue
+        fxns = {id(p): f for p, f in m.patterns
+                if hasattr(f, "__code__") and "apply_movement_op" in _names(f.__code__)}
+        if not fxns:
+            continue
+        for entries in m.pdict.values():
+            for e in entries:
+                f = fxns.get(id(e[0]))
+                if f is not None:
+                    e[1] = _matcher(e[0], f, state)
+
+
+def _decline_divmod_splits():
+    """Puts :func:`_fold_divmod_few` in place of tinygrad's slow division rule
+    in every ``PatternMatcher`` (they copy the functions they call when they
+    compile a rule, so replacing the module's ``fold_divmod_general`` would not
+    reach them). Returns tinygrad's rule function, for :func:`uninstall`."""
+    import tinygrad.uop.divandmod as dm
+
+    _FOLD[0] = dm.fold_divmod_general
+    original = next(f for _, f in dm.div_and_mod_symbolic.patterns if _is_fold_rule(f))
+    _swap_fold_rule(_fold_divmod_few, lambda f: f is original)
+    return original
+
+
 def install():
     """Replaces tinygrad's ``apply_movement_op`` (in
     ``tinygrad.schedule.indexing`` and every tinygrad module that imported
@@ -455,7 +608,7 @@ def install():
     import tinygrad.schedule.rangeify  # noqa: F401  (imports apply_movement_op)
 
     _ORIGINAL["apply_movement_op"] = ix.apply_movement_op
-    patched = _cached(_apply_movement_op)
+    patched = _PATCHED
     mods = _modules()
     for m in mods:
         m.apply_movement_op = patched
@@ -463,6 +616,8 @@ def install():
     _ORIGINAL["patched"] = patched
     _ORIGINAL["pm_split_ranges"] = cg.pm_split_ranges
     cg.pm_split_ranges = _split_at_divisors(cg.pm_split_ranges)
+    _ORIGINAL["fold_rule"] = _decline_divmod_splits()
+    _rebind_movement_rules()
 
 
 def uninstall():
@@ -479,7 +634,11 @@ def uninstall():
         if getattr(m, "apply_movement_op", None) is _ORIGINAL["patched"]:
             m.apply_movement_op = _ORIGINAL["apply_movement_op"]
     cg.pm_split_ranges = _ORIGINAL["pm_split_ranges"]
+    _PATCHED.cache_clear()
+    original = _ORIGINAL["fold_rule"]
+    _swap_fold_rule(original, lambda f: f is _fold_divmod_few)
     _ORIGINAL.clear()
+    _rebind_movement_rules()
     _CHAINS.clear()
 
 
