@@ -27,6 +27,7 @@ pub(crate) fn layout_expr(
     f: &Fields,
     l: &SymLayout,
     syms: &Symbols,
+    limits: &Limits,
 ) -> Result<Result<Value, hlayout::Error>, String> {
     let lang = f.required("lang")?;
     let lang: Lang = match lang.as_str() {
@@ -39,9 +40,9 @@ pub(crate) fn layout_expr(
             ))
         }
     };
-    Ok(codegen::sym_layout(l, syms, Input::Linear).map(|k| {
-        let (index, valid) = k.kernel().render(lang);
-        json!({ "index": index, "valid": valid })
+    Ok(codegen::sym_layout(l, syms, Input::Linear).and_then(|k| {
+        let (index, valid) = k.kernel().render_within(lang, limits)?;
+        Ok(json!({ "index": index, "valid": valid }))
     }))
 }
 
@@ -63,11 +64,31 @@ pub fn command(
     lang: &str,
     input: Option<&str>,
 ) -> Result<String, String> {
+    command_within(text, assumes, lang, input, &Limits::default())
+}
+
+/// [`command`] with `limits` (its `max_expr_bytes` bounds the text).
+///
+/// # Errors
+/// As [`command`], or text longer than `limits.max_expr_bytes`.
+///
+/// ```
+/// let tight = hlayout::Limits { max_expr_bytes: 8, ..Default::default() };
+/// let err = hlayout_cli::sym_expr::command_within("(N,4):(1,N)", &[], "c", Some("coords"), &tight);
+/// assert!(err.unwrap_err().contains("max_expr_bytes = 8"));
+/// ```
+pub fn command_within(
+    text: &str,
+    assumes: &[&str],
+    lang: &str,
+    input: Option<&str>,
+    limits: &Limits,
+) -> Result<String, String> {
     let mut syms = crate::symbolic::symbols_of(assumes)?;
     let l = SymLayout::parse(text, &mut syms).map_err(|e| format!("{text}: {e}"))?;
     let (lang, input) = lang_input(lang, input, Input::Linear)?;
     let k = codegen::sym_layout(&l, &syms, input).map_err(|e| e.to_string())?;
-    Ok(lines(&k, lang))
+    lines(&k, lang, limits)
 }
 
 /// `hlayout expr --chain JSON` with symbols (or `--assume`): the kernel of
@@ -89,15 +110,36 @@ pub fn chain_command(
     lang: &str,
     input: Option<&str>,
 ) -> Result<String, String> {
+    chain_command_within(json, assumes, lang, input, &Limits::default())
+}
+
+/// [`chain_command`] with `limits` (for the chain's ops and the text).
+///
+/// # Errors
+/// As [`chain_command`], or text longer than `limits.max_expr_bytes`.
+///
+/// ```
+/// let json = r#"{"shape":["N",4],"ops":[["pad",[[1,0],[0,0]]]]}"#;
+/// let tight = hlayout::Limits { max_expr_bytes: 8, ..Default::default() };
+/// let err = hlayout_cli::sym_expr::chain_command_within(json, &[], "c", None, &tight);
+/// assert!(err.unwrap_err().contains("max_expr_bytes = 8"));
+/// ```
+pub fn chain_command_within(
+    json: &str,
+    assumes: &[&str],
+    lang: &str,
+    input: Option<&str>,
+    limits: &Limits,
+) -> Result<String, String> {
     let mut syms = crate::symbolic::symbols_of(assumes)?;
     let req = crate::fields::parse_json(json).map_err(|e| format!("--chain: {e}"))?;
     let obj = req.as_object().ok_or("--chain: expected a JSON object")?;
     let f = Fields::new(obj, "chain", &["shape", "ops"])?;
-    let (t, _, _) = crate::sym_chain::stack(&f, &mut syms, &Limits::default())
+    let (t, _, _) = crate::sym_chain::stack(&f, &mut syms, limits)
         .map_err(crate::sym_chain::ChainError::message)?;
     let (lang, input) = lang_input(lang, input, Input::Coords)?;
     let k = codegen::sym_stack(&t, &syms, input).map_err(|e| e.to_string())?;
-    Ok(lines(&k, lang))
+    lines(&k, lang, limits)
 }
 
 /// The `--lang` and `--input` arguments (`input` defaults to `default`).
@@ -110,12 +152,16 @@ fn lang_input(lang: &str, input: Option<&str>, default: Input) -> Result<(Lang, 
     Ok((lang, input))
 }
 
-/// `index: …`, `valid: …` and `vars: …` lines of a symbolic kernel.
-fn lines(k: &SymKernel, lang: Lang) -> String {
-    let (index, valid) = k.kernel().render(lang);
+/// `index: …`, `valid: …` and `vars: …` lines of a symbolic kernel, or the
+/// refusal of text longer than `limits.max_expr_bytes`.
+fn lines(k: &SymKernel, lang: Lang, limits: &Limits) -> Result<String, String> {
+    let (index, valid) = k
+        .kernel()
+        .render_within(lang, limits)
+        .map_err(|e| e.to_string())?;
     let vars: Vec<&str> = k.kernel().vars().iter().map(|v| v.name.as_str()).collect();
-    format!(
+    Ok(format!(
         "index: {index}\nvalid: {valid}\nvars: {}\n",
         vars.join(", ")
-    )
+    ))
 }

@@ -47,6 +47,7 @@ mod splice;
 mod swizzle;
 mod sym;
 mod sym_view;
+mod text_len;
 
 pub use ir::{Kernel, Node, NodeId, Var};
 pub use loops::{loop_nest, Access, Loop, LoopNest};
