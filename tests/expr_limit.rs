@@ -45,7 +45,13 @@ pub(crate) fn text_len_is_exact(k: &Kernel) {
             }
             Err(e) => {
                 assert!(total > limits.max_expr_bytes as u64, "{lang}: {e}");
-                assert!(matches!(e, Error::LimitExceeded { limit: "max_expr_bytes", .. }));
+                assert!(matches!(
+                    e,
+                    Error::LimitExceeded {
+                        limit: "max_expr_bytes",
+                        ..
+                    }
+                ));
             }
         }
     }
@@ -105,7 +111,10 @@ fn the_64_op_chain_is_refused_quickly_naming_the_limit() {
                     max: 1 << 20
                 }
             );
-            assert!(err.to_string().contains("max_expr_bytes = 1048576"), "{err}");
+            assert!(
+                err.to_string().contains("max_expr_bytes = 1048576"),
+                "{err}"
+            );
         }
     }
     // Rendering would take minutes; the refusal takes milliseconds (a loose

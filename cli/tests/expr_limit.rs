@@ -96,10 +96,18 @@ fn text_of_exactly_the_limit_is_answered_and_one_byte_more_refused() {
             ..Limits::default()
         };
         let out = reply(&line, &at(len));
-        let text = |k: &str| out[k].as_str().unwrap_or_else(|| panic!("{line}: {out}")).len();
+        let text = |k: &str| {
+            out[k]
+                .as_str()
+                .unwrap_or_else(|| panic!("{line}: {out}"))
+                .len()
+        };
         assert_eq!((text("index") + text("valid")) as u64, len, "{line}");
         assert_eq!(out, serde_json::from_str::<Value>(&respond(&line)).unwrap());
-        let err = reply(&line, &at(len - 1))["error"].as_str().unwrap().to_owned();
+        let err = reply(&line, &at(len - 1))["error"]
+            .as_str()
+            .unwrap()
+            .to_owned();
         let want = format!("max_expr_bytes = {} (got {len})", len - 1);
         assert!(err.ends_with(&want), "{line}: {err}");
     }
@@ -119,12 +127,30 @@ fn the_command_line_takes_max_expr_bytes() {
         .args(["expr", "--max-expr-bytes", "19", "(4,6):(1,4)"])
         .output()
         .unwrap();
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "index: i * 4 - i / 6 * 23\nvalid: 1\n");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "index: i * 4 - i / 6 * 23\nvalid: 1\n"
+    );
     // Over symbols, and a chain.
     let chain = r#"{"shape":["N",4],"ops":[["pad",[[1,0],[0,0]]]]}"#;
     for args in [
-        vec!["expr", "--max-expr-bytes", "8", "(N,4):(1,N)", "--assume", "N:max=64"],
-        vec!["expr", "--max-expr-bytes", "8", "--chain", chain, "--assume", "N:max=64"],
+        vec![
+            "expr",
+            "--max-expr-bytes",
+            "8",
+            "(N,4):(1,N)",
+            "--assume",
+            "N:max=64",
+        ],
+        vec![
+            "expr",
+            "--max-expr-bytes",
+            "8",
+            "--chain",
+            chain,
+            "--assume",
+            "N:max=64",
+        ],
     ] {
         let out = hlayout().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{args:?}");
@@ -134,7 +160,10 @@ fn the_command_line_takes_max_expr_bytes() {
     // The default refuses the 64-op chain.
     let ops = doubling_ops(64, json!(5)).to_string();
     let chain = format!(r#"{{"shape":[5,4],"ops":{ops}}}"#);
-    let out = hlayout().args(["expr", "--chain", &chain]).output().unwrap();
+    let out = hlayout()
+        .args(["expr", "--chain", &chain])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("max_expr_bytes = 1048576"), "{err}");
@@ -146,7 +175,12 @@ fn the_command_line_takes_max_expr_bytes() {
         .spawn()
         .unwrap();
     let input = "{\"op\":\"expr\",\"layout\":\"(4,6):(1,4)\",\"lang\":\"c\"}\n{\"op\":\"expr\",\"layout\":\"8:1\",\"lang\":\"c\"}\n";
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
