@@ -84,7 +84,7 @@ fn search_100_3(b: Bencher, (text, want): (&str, Kind)) {
 /// (`(1024,34):(100,3)`, and `(1024,1024):(3076,3)` on the chain
 /// 1 | 3 | 9228 of the first pass), collisions named (rank 2 in O(1), rank 3
 /// when read), injective layouts refused, and one still undecided
-/// (`(851,6):(862,740)`, 5,106 elements: refused given 2^28 work units).
+/// (`(851,6):(862,740)`, 5,106 elements: refused given 2^20 work units).
 #[divan::bench(args = [
     ("(1024,34):(100,3)", Kind::Inverse),
     ("(1024,1024):(100,3)", Kind::NotInjective),
@@ -97,4 +97,29 @@ fn search_100_3(b: Bencher, (text, want): (&str, Kind)) {
 fn search_large(b: Bencher, (text, want): (&str, Kind)) {
     let l = checked(text, want);
     b.bench(|| black_box(&l).left_inverse().is_ok());
+}
+
+/// Past the default budget (`left_inverse_with_budget`): layouts of the
+/// rank-2 census (seed 1) that the default 2^18 units leave undecided,
+/// decided with the budget the census ladder found enough
+/// (`examples/prof_inverse.rs ladder 1 300 2`).
+#[divan::bench(args = [
+    ("(1007,279):(616,479)", 20, Kind::NoInverse),
+    ("(851,6):(862,740)", 20, Kind::NoInverse),
+    ("(744,9):(832,364)", 22, Kind::Inverse),
+], sample_count = 5, sample_size = 1)]
+fn search_past_default_budget(b: Bencher, (text, log, want): (&str, u32, Kind)) {
+    let l: Layout = text.parse().unwrap();
+    let got = match l.left_inverse_with_budget(1 << log) {
+        Ok(r) => {
+            for i in 0..l.size() {
+                assert_eq!(r.eval(l.eval(i).unwrap()).unwrap(), i, "{text}: {r} at {i}");
+            }
+            Kind::Inverse
+        }
+        Err(Error::BudgetExceeded { .. }) => Kind::Undecided,
+        Err(_) => Kind::NoInverse,
+    };
+    assert_eq!(got, want, "{text}");
+    b.bench(|| black_box(&l).left_inverse_with_budget(1 << log).is_ok());
 }

@@ -4,7 +4,8 @@
 //! ```text
 //! cargo build --release --example prof_inverse
 //! valgrind --tool=callgrind target/release/examples/prof_inverse one "(64,64):(100,3)" 1
-//! target/release/examples/prof_inverse family 1 2000 2   # seed, cases, rank
+//! target/release/examples/prof_inverse family 1 2000 2   # seed, cases, rank [, budget]
+//! target/release/examples/prof_inverse ladder 1 300 2     # undecided ones, budget raised
 //! ```
 //!
 //! `one` prints the answer and nanoseconds per call (wall clock). `family` draws `cases` random layouts of
@@ -15,6 +16,7 @@
 
 use std::hint::black_box;
 
+use hlayout::algebra::LEFT_INVERSE_SEARCH_BUDGET;
 use hlayout::{Error, Layout};
 
 /// Nanoseconds since the first call (wall clock: schedstat's on-CPU time
@@ -85,6 +87,39 @@ fn check(l: &Layout, r: &Layout) {
     }
 }
 
+/// The census by budget: each layout the default budget leaves undecided is
+/// retried at 2^20, 2^22, …, 2^30 units until decided; prints how many each
+/// budget decides, what (found or refused) and the wall time of the deciding
+/// call.
+fn ladder(seed: u64, cases: usize, rank: usize) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut undecided = 0usize;
+    for _ in 0..cases {
+        let l = draw(&mut rng, rank);
+        if !matches!(l.left_inverse(), Err(Error::BudgetExceeded { .. })) {
+            continue;
+        }
+        undecided += 1;
+        let mut answer = format!("{l}: undecided at 2^30");
+        for log in (20..=30).step_by(2) {
+            let t0 = on_cpu_ns();
+            let r = l.left_inverse_with_budget(1 << log);
+            let ms = (on_cpu_ns() - t0) as f64 / 1e6;
+            if !matches!(r, Err(Error::BudgetExceeded { .. })) {
+                if let Ok(r) = &r {
+                    check(&l, r);
+                }
+                answer = format!("{l}: {} at 2^{log} units, {ms:.1} ms", kind(&r));
+                break;
+            }
+        }
+        println!("  {answer}");
+    }
+    println!(
+        "rank {rank}, {cases} cases, seed {seed}: {undecided} undecided at the default budget"
+    );
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
@@ -106,6 +141,10 @@ fn main() {
             let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
             let cases: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1000);
             let rank: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
+            let budget: i64 = args
+                .next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(LEFT_INVERSE_SEARCH_BUDGET);
             let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
             let mut counts = std::collections::BTreeMap::<&str, usize>::new();
             let mut fast = 0usize;
@@ -113,7 +152,7 @@ fn main() {
             for _ in 0..cases {
                 let l = draw(&mut rng, rank);
                 let t0 = on_cpu_ns();
-                let r = l.left_inverse();
+                let r = l.left_inverse_with_budget(budget);
                 let ns = on_cpu_ns() - t0;
                 let k = kind(&r);
                 *counts.entry(k).or_default() += 1;
@@ -126,7 +165,7 @@ fn main() {
                 }
             }
             slow.sort_unstable_by(|a, b| b.cmp(a));
-            println!("rank {rank}, {cases} cases, seed {seed}: {counts:?}");
+            println!("rank {rank}, {cases} cases, seed {seed}, budget {budget}: {counts:?}");
             println!(
                 "within 10 us: {fast} ({:.1}%)",
                 100.0 * fast as f64 / cases as f64
@@ -148,6 +187,14 @@ fn main() {
                 println!("  budget {k} {l}");
             }
         }
-        _ => eprintln!("usage: prof_inverse one LAYOUT [N] | family SEED CASES RANK"),
+        Some("ladder") => {
+            let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+            let cases: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1000);
+            let rank: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
+            ladder(seed, cases, rank);
+        }
+        _ => eprintln!(
+            "usage: prof_inverse one LAYOUT [N] | family SEED CASES RANK [BUDGET] | ladder SEED CASES RANK"
+        ),
     }
 }

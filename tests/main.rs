@@ -22,6 +22,7 @@ mod predicated;
 mod smem_props;
 mod stream_props;
 mod swizzle_props;
+mod sym_bind;
 mod sym_chain_kernel;
 mod sym_kernel;
 mod symbolic;

@@ -295,21 +295,29 @@ fn the_prover_decides_the_facts_the_algebra_needs() {
 /// Flat layout text with leaf `k` of the shape (`stride = false`) or of the
 /// stride replaced by `N`.
 pub(crate) fn text(shape: &[i64], stride: &[i64], k: Option<(usize, bool)>) -> String {
-    let leaf = |v: i64, i: usize, is_stride: bool| match k {
-        Some((j, st)) if j == i && st == is_stride => "N".to_string(),
-        _ => v.to_string(),
+    crate::common::symbolic::spot_text(shape, stride, k, false)
+}
+
+/// Leaf `k` (modulo the rank) of A (`in_a`) or of B, extent or stride: its
+/// value, and the texts of A and B with that leaf written as `N`.
+pub(crate) fn spotted_pair(
+    (sh, st): (&[i64], &[i64]),
+    (tb_s, tb_d): (&[i64], &[i64]),
+    k: usize,
+    is_stride: bool,
+    in_a: bool,
+) -> (i64, String, String) {
+    let k = k % if in_a { sh.len() } else { tb_s.len() };
+    let v = match (in_a, is_stride) {
+        (true, true) => st[k],
+        (true, false) => sh[k],
+        (false, true) => tb_d[k],
+        (false, false) => tb_s[k],
     };
-    let s: Vec<String> = shape
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| leaf(v, i, false))
-        .collect();
-    let d: Vec<String> = stride
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| leaf(v, i, true))
-        .collect();
-    format!("({}):({})", s.join(","), d.join(","))
+    let spot = Some((k, is_stride));
+    let ta = text(sh, st, if in_a { spot } else { None });
+    let tb = text(tb_s, tb_d, if in_a { None } else { spot });
+    (v, ta, tb)
 }
 
 /// `A(B(i))` for every `i < size(B)`, or `None` when some value is not defined.
@@ -611,17 +619,8 @@ proptest! {
     fn divide_and_product_over_a_symbol_agree_with_the_concrete_algebra(
         (sh, st, k, is_stride, below, above, dp) in abstracted(), (tb_s, tb_d) in flat(2), in_a in any::<bool>(), product in any::<bool>(),
     ) {
-        let k = k % if in_a { sh.len() } else { tb_s.len() };
-        let v = match (in_a, is_stride) {
-            (true, true) => st[k],
-            (true, false) => sh[k],
-            (false, true) => tb_d[k],
-            (false, false) => tb_s[k],
-        };
+        let (v, ta, tb) = spotted_pair((&sh, &st), (&tb_s, &tb_d), k, is_stride, in_a);
         let Some(mut s) = n_for(v, below, above, dp) else { return Ok(()) };
-        let spot = Some((k, is_stride));
-        let ta = text(&sh, &st, if in_a { spot } else { None });
-        let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
         if product {
             check_unary("logical_product", &[&ta, &tb], &mut s,
                 |l, s| l[0].logical_product(&l[1], s), |l, _| l[0].logical_product(&l[1]));
@@ -645,19 +644,10 @@ fn census_of_complement_divide_and_product_answers() {
     for _ in 0..3000 {
         let ((sh, st, k, is_stride, below, above, dp), (tb_s, tb_d), in_a) =
             strat.new_tree(&mut runner).unwrap().current();
-        let k = k % if in_a { sh.len() } else { tb_s.len() };
-        let v = match (in_a, is_stride) {
-            (true, true) => st[k],
-            (true, false) => sh[k],
-            (false, true) => tb_d[k],
-            (false, false) => tb_s[k],
-        };
+        let (v, ta, tb) = spotted_pair((&sh, &st), (&tb_s, &tb_d), k, is_stride, in_a);
         let Some(s) = n_for(v, below, above, dp) else {
             continue;
         };
-        let spot = Some((k, is_stride));
-        let ta = text(&sh, &st, if in_a { spot } else { None });
-        let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
         let runs: [(&str, &Run); 3] = [
             ("complement", &|s| {
                 let m = Poly::constant(48);
@@ -706,25 +696,11 @@ fn census_of_complement_divide_and_product_answers() {
 // Named cases: the examples and the worked examples of
 // docs/symbolic.md, each checked at several bindings, the extremes included.
 
-pub(crate) fn syms(assume: &[(&str, i64, i64, i64)]) -> Symbols {
-    let mut s = Symbols::new();
-    for &(n, min, max, d) in assume {
-        s.assume(
-            n,
-            Assume {
-                min,
-                max,
-                divisible_by: d,
-            },
-        )
-        .unwrap();
-    }
-    s
-}
+pub(crate) use crate::common::symbolic::syms;
 
 /// Every binding of the symbols to values in `picks` that the assumptions allow.
 pub(crate) fn each_binding(s: &Symbols, picks: &[i64]) -> Vec<Vec<i64>> {
-    let mut all = vec![vec![]];
+    let mut all = Vec::new();
     for id in 0..s.len() as u8 {
         let a = s.assumption(id);
         let vals: Vec<i64> = picks
@@ -733,12 +709,20 @@ pub(crate) fn each_binding(s: &Symbols, picks: &[i64]) -> Vec<Vec<i64>> {
             .chain([a.lowest().unwrap(), a.highest().unwrap()])
             .filter(|v| a.allows(*v))
             .collect();
-        all = all
-            .into_iter()
-            .flat_map(|b| vals.iter().map(move |&v| [b.clone(), vec![v]].concat()))
-            .collect();
+        all.push(vals);
     }
-    all
+    crate::common::symbolic::product(all)
+}
+
+/// `got` equals `a ∘ b` bound at every binding of [`each_binding`].
+fn same_as_compose(got: &SymLayout, a: &SymLayout, b: &SymLayout, s: &Symbols, picks: &[i64]) {
+    let want = |v: &[i64]| {
+        a.bind(s, v)
+            .unwrap()
+            .compose(&b.bind(s, v).unwrap())
+            .unwrap()
+    };
+    same_at(got, want, s, picks);
 }
 
 pub(crate) fn same_at(
@@ -807,17 +791,7 @@ fn compose_refuses_what_cute_answers_wrongly() {
         .unwrap();
     let r = t.compose(&b, &s).unwrap();
     assert_eq!(r.show(&s).to_string(), "4:4");
-    same_at(
-        &r,
-        |v| {
-            t.bind(&s, v)
-                .unwrap()
-                .compose(&b.bind(&s, v).unwrap())
-                .unwrap()
-        },
-        &s,
-        &[4, 5, 9],
-    );
+    same_as_compose(&r, &t, &b, &s, &[4, 5, 9]);
 }
 
 #[test]
@@ -829,15 +803,7 @@ fn kv_cache_window_batch_dimension_and_gemm_tiles() {
     let window = SymLayout::parse("(B,sp,16):(128*L,128,1)", &mut s).unwrap();
     let r = cache.compose(&window, &s).unwrap();
     assert_eq!(r.show(&s).to_string(), "(B,sp,16):(128*L,128,1)");
-    same_at(
-        &r,
-        |v| {
-            let (c, w) = (cache.bind(&s, v).unwrap(), window.bind(&s, v).unwrap());
-            c.compose(&w).unwrap()
-        },
-        &s,
-        &[1, 2, 3],
-    );
+    same_as_compose(&r, &cache, &window, &s, &[1, 2, 3]);
 
     // A batch dimension over a 32x32 tile: reshape (B,32,32) to (B,1024).
     let mut s = syms(&[("B", 1, 64, 1)]);
@@ -863,17 +829,7 @@ fn kv_cache_window_batch_dimension_and_gemm_tiles() {
     let tile = SymLayout::parse("(128,32):(32*Kt,1)", &mut s).unwrap();
     let t = a.compose(&tile, &s).unwrap();
     assert_eq!(t.show(&s).to_string(), "(128,32):(32*Kt,1)");
-    same_at(
-        &t,
-        |v| {
-            a.bind(&s, v)
-                .unwrap()
-                .compose(&tile.bind(&s, v).unwrap())
-                .unwrap()
-        },
-        &s,
-        &[1, 2, 5],
-    );
+    same_as_compose(&t, &a, &tile, &s, &[1, 2, 5]);
     // M itself, with M % 128 == 0 assumed, divides too, but the tile count
     // M/128 is no polynomial: the refusal says how to write it.
     let mut s = syms(&[("M", 128, 1024, 128)]);

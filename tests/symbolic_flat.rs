@@ -31,21 +31,7 @@ fn values(s: &Symbols, id: u8) -> Vec<i64> {
 
 /// Every combination of [`values`].
 fn bindings(s: &Symbols) -> Vec<Vec<i64>> {
-    let mut out = vec![Vec::new()];
-    for id in 0..s.len() as u8 {
-        let vs = values(s, id);
-        out = out
-            .into_iter()
-            .flat_map(|b: Vec<i64>| {
-                vs.iter().map(move |&v| {
-                    let mut b = b.clone();
-                    b.push(v);
-                    b
-                })
-            })
-            .collect();
-    }
-    out
+    crate::common::symbolic::product((0..s.len() as u8).map(|id| values(s, id)))
 }
 
 /// The merge of the two views, checked at every binding against the oracle.
@@ -100,6 +86,61 @@ fn refused_with(
         assert!(more.add_fact(&fact).unwrap(), "{n} is an assumption");
     }
     checked_merge(first, second, &more).expect("answers with the needs")
+}
+
+/// `s` with every need of a refusal added as an assumption; `None` when one
+/// is not about a single symbol (`N >= c`, `N <= c`, `N == c`, `N % k == 0`)
+/// or leaves no value.
+fn with_needs(s: &Symbols, needs: &[String]) -> Option<Symbols> {
+    let mut more = s.clone();
+    for n in needs {
+        let fact = if let Some((l, r)) = n.split_once(" == ") {
+            let (l, r) = (more.parse(l).ok()?, more.parse(r).ok()?);
+            match l.as_const() {
+                Some(_) => return None,
+                None if n.contains(" % ") => return None,
+                None => Fact::eq(&l, &r).ok()?,
+            }
+        } else if let Some((l, k)) = n.split_once(" % ") {
+            let k = k.strip_suffix(" == 0")?.parse::<i64>().ok()?;
+            Fact::divides(&k.into(), &more.parse(l).ok()?)
+        } else if n.contains(" >= ") || n.contains(" <= ") {
+            parse_fact(n, &mut more)
+        } else {
+            return None;
+        };
+        if !matches!(more.add_fact(&fact), Ok(true)) {
+            return None;
+        }
+    }
+    Some(more)
+}
+
+/// A refusal's needs decide the request: added to the assumptions (when
+/// each is about one symbol), the merge answers, and `checked_merge` finds
+/// the answer right at every binding the needs allow.
+fn needs_decide(
+    first: &SymFlatView,
+    second: &SymFlatView,
+    s: &Symbols,
+    r: &Result<Option<SymFlatView>, Error>,
+) {
+    let Err(Error::NeedsFacts { needs, .. }) = r else {
+        return;
+    };
+    if needs.is_empty() {
+        return;
+    }
+    let Some(more) = with_needs(s, needs) else {
+        return;
+    };
+    if let Err(e) = checked_merge(first, second, &more) {
+        panic!(
+            "needs {needs:?} added, still {e} for {} + {}",
+            first.show(s),
+            second.show(s)
+        );
+    }
 }
 
 /// `N >= c` or `N <= c` as a fact.
@@ -462,7 +503,8 @@ proptest! {
         let (Some(first), Some(second)) = (sym_view(&c.first, &mut s), sym_view(&c.second, &mut s)) else {
             return Ok(());
         };
-        let _ = checked_merge(&first, &second, &s);
+        let r = checked_merge(&first, &second, &s);
+        needs_decide(&first, &second, &s, &r);
     }
 
     /// Concrete merges abstracted: one extent of `first` or `second` (and
@@ -480,6 +522,7 @@ proptest! {
             return Ok(());
         };
         let r = checked_merge(&first, &second, &s);
+        needs_decide(&first, &second, &s, &r);
         // Fixed: the exact concrete merge, never a refusal.
         let mut fixed = s.clone();
         assume(&mut fixed, "N", n0, n0);
@@ -728,6 +771,25 @@ fn tinygrad_symbolic_view_pairs() {
         v.show(&s).to_string(),
         "View(shape=(k, 4), strides=(4, 1), offset=0, mask=None)"
     );
+}
+
+#[test]
+fn an_empty_box_names_the_fact_that_decides() {
+    // Row 1 of a 3 x M window (the mask keeps columns [1, M)) read through a
+    // flipped pair: no view at M = 2, but at M = 1 the window is empty and
+    // any view is right. The refusal names `M >= 2`, under which no view
+    // exists (the proptest regression of the merge).
+    let mut s = Symbols::new();
+    assume(&mut s, "N", 1, 1);
+    assume(&mut s, "M", 1, 2);
+    let first = view(&["2*N", "2"], &["0", "-1"], "0", None, &mut s);
+    let mask: &[(&str, &str)] = &[("0", "3"), ("1", "M")];
+    let second = view(&["3", "M"], &["-1", "0"], "2", Some(mask), &mut s);
+    assert_eq!(refused_with(&first, &second, &s, &["M >= 2"]), None);
+    // The other side holds too: at M = 1 nothing is valid, a view answers.
+    let mut one = s.clone();
+    assume(&mut one, "M", 1, 1);
+    assert!(checked_merge(&first, &second, &one).unwrap().is_some());
 }
 
 #[test]

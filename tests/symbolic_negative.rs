@@ -4,24 +4,12 @@
 //! concrete cases with a negative stride in B, abstracted over a symbol,
 //! are answered exactly or refused, never answered wrongly.
 
-use hlayout::symbolic::{Assume, SymLayout, Symbols};
+use crate::common::symbolic::syms;
+use hlayout::symbolic::{SymLayout, Symbols};
 use hlayout::{Error, Layout};
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-
-fn syms(assume: &[(&str, i64, i64, i64)]) -> Symbols {
-    let mut s = Symbols::new();
-    for &(n, min, max, divisible_by) in assume {
-        let a = Assume {
-            min,
-            max,
-            divisible_by,
-        };
-        s.assume(n, a).unwrap();
-    }
-    s
-}
 
 fn values(l: &Layout) -> Vec<i64> {
     (0..l.size())
@@ -150,22 +138,7 @@ fn divides_with_a_flipped_tiler_agree_with_the_concrete_algebra() {
 /// A flat concrete layout text with leaf `k`'s extent or stride written as
 /// `N` (or `-N` for a negative stride).
 fn text(shape: &[i64], stride: &[i64], spot: Option<(usize, bool)>) -> String {
-    let leaf = |k: usize, v: i64, is_stride: bool| match spot {
-        Some((at, st)) if at == k && st == is_stride && v < 0 => "-N".to_string(),
-        Some((at, st)) if at == k && st == is_stride => "N".to_string(),
-        _ => v.to_string(),
-    };
-    let s: Vec<String> = shape
-        .iter()
-        .enumerate()
-        .map(|(k, &v)| leaf(k, v, false))
-        .collect();
-    let d: Vec<String> = stride
-        .iter()
-        .enumerate()
-        .map(|(k, &v)| leaf(k, v, true))
-        .collect();
-    format!("({}):({})", s.join(","), d.join(","))
+    crate::common::symbolic::spot_text(shape, stride, spot, true)
 }
 
 /// Random concrete compositions with negative strides in B, one leaf of A

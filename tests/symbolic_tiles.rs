@@ -10,7 +10,9 @@ use hlayout::symbolic::{Assume, SymLayout, Symbols};
 use hlayout::{Error, Layout};
 use proptest::prelude::*;
 
-use crate::symbolic::{abstracted, allowed, flat, n_for, same_at, syms, text, values};
+use crate::symbolic::{
+    abstracted, allowed, flat, n_for, same_at, spotted_pair, syms, text, values,
+};
 
 /// Checks an inverse over N at every allowed binding: equal as a function
 /// to the concrete one, and `L(R(i)) = i` (right) or `R(L(i)) = i` (left)
@@ -110,17 +112,8 @@ proptest! {
         (sh, st, k, is_stride, below, above, dp) in abstracted(), (tb_s, tb_d) in flat(2),
         in_a in any::<bool>(), how in 0usize..7,
     ) {
-        let k = k % if in_a { sh.len() } else { tb_s.len() };
-        let v = match (in_a, is_stride) {
-            (true, true) => st[k],
-            (true, false) => sh[k],
-            (false, true) => tb_d[k],
-            (false, false) => tb_s[k],
-        };
+        let (v, ta, tb) = spotted_pair((&sh, &st), (&tb_s, &tb_d), k, is_stride, in_a);
         let Some(mut s) = n_for(v, below, above, dp) else { return Ok(()) };
-        let spot = Some((k, is_stride));
-        let ta = text(&sh, &st, if in_a { spot } else { None });
-        let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
         op_agrees(how, &ta, &tb, &mut s);
     }
 }
@@ -217,16 +210,7 @@ fn census_of_the_new_operations() {
     for _ in 0..2500 {
         let ((sh, st, k, is_stride, below, above, dp), (tb_s, tb_d), in_a) =
             strategy.new_tree(&mut runner).unwrap().current();
-        let k = k % if in_a { sh.len() } else { tb_s.len() };
-        let v = match (in_a, is_stride) {
-            (true, true) => st[k],
-            (true, false) => sh[k],
-            (false, true) => tb_d[k],
-            (false, false) => tb_s[k],
-        };
-        let spot = Some((k, is_stride));
-        let ta = text(&sh, &st, if in_a { spot } else { None });
-        let tb = text(&tb_s, &tb_d, if in_a { None } else { spot });
+        let (v, ta, tb) = spotted_pair((&sh, &st), (&tb_s, &tb_d), k, is_stride, in_a);
         for (how, n) in answered.iter_mut().enumerate() {
             let Some(mut s) = n_for(v, below, above, dp) else {
                 continue;

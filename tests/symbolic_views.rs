@@ -45,15 +45,7 @@ pub(crate) struct Chain {
 
 impl Chain {
     pub(crate) fn parse(assume: &[(&str, i64, i64, i64)], shape: &[&str], ops: &[&str]) -> Chain {
-        let mut syms = Symbols::new();
-        for &(name, min, max, divisible_by) in assume {
-            let a = Assume {
-                min,
-                max,
-                divisible_by,
-            };
-            syms.assume(name, a).unwrap();
-        }
+        let mut syms = common::symbolic::syms(assume);
         let shape = shape.iter().map(|t| syms.parse(t).unwrap()).collect();
         let ops = ops
             .iter()

@@ -29,7 +29,7 @@
 use smallvec::SmallVec;
 
 use crate::algebra::complement::{complement_layout, flat_layout, push_coalesced};
-use crate::algebra::inverse_search::{search_left_inverse, Found};
+use crate::algebra::inverse_search::{search_left_inverse, Found, LEFT_INVERSE_SEARCH_BUDGET};
 use crate::algebra::right_search::largest_right_inverse;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
@@ -128,10 +128,11 @@ impl Layout {
     ///    one composition. Its cost depends on how far it reads, not on
     ///    `size(L)`: typically tens to hundreds of microseconds, exponential
     ///    in the worst case, hence bounded by
-    ///    [`LEFT_INVERSE_SEARCH_BUDGET`](crate::algebra::LEFT_INVERSE_SEARCH_BUDGET)
+    ///    [`LEFT_INVERSE_SEARCH_BUDGET`]
     ///    (the first pass by a quarter of that on top). Not a decision
-    ///    procedure on every layout: about 5% of random rank-2 layouts with
-    ///    extents and strides in the hundreds still end `BudgetExceeded`.
+    ///    procedure on every layout: 4–7% of random rank-2 layouts with
+    ///    extents and strides in the hundreds still end `BudgetExceeded`
+    ///    ([`Layout::left_inverse_with_budget`] decides them with more units).
     ///
     /// Proofs (why each answer is right and each refusal is final):
     /// `docs/algebra.md`, section 7.
@@ -170,6 +171,36 @@ impl Layout {
     /// assert!("(3,3):(2,3)".parse::<Layout>().unwrap().left_inverse().is_err());
     /// ```
     pub fn left_inverse(&self) -> Result<Layout> {
+        self.left_inverse_with_budget(LEFT_INVERSE_SEARCH_BUDGET)
+    }
+
+    /// [`Layout::left_inverse`] with the exact search bounded by `units`
+    /// work units instead of
+    /// [`LEFT_INVERSE_SEARCH_BUDGET`]
+    /// (the search's first pass keeps its own 2^16 on top; `units ≤ 0` leaves
+    /// only the closed forms and that pass). The answer never depends on the
+    /// budget, only whether there is one: a larger budget turns some
+    /// [`Error::BudgetExceeded`] into a layout or a refusal, at a cost
+    /// roughly linear in the units spent (2–15 ms per 2^18 units in a
+    /// release build). On random rank-2 layouts with extents and strides in
+    /// the hundreds, 2^24 units decided every one of 900 drawn
+    /// (`docs/algebra.md` §7.1, *A budget chosen by the caller*).
+    ///
+    /// # Errors
+    /// As [`Layout::left_inverse`], `BudgetExceeded` naming `units`.
+    ///
+    /// ```
+    /// use hlayout::{Error, Layout};
+    /// let l: Layout = "(64,35):(100,3)".parse().unwrap();
+    /// // Too few units to decide, then enough to refuse.
+    /// let err = l.left_inverse_with_budget(100).unwrap_err();
+    /// assert!(matches!(err, Error::BudgetExceeded { budget: 100, .. }));
+    /// assert!(matches!(l.left_inverse_with_budget(1 << 20), Err(Error::Precondition { .. })));
+    /// // The closed forms need no budget.
+    /// let g: Layout = "(2,2):(3,1)".parse().unwrap();
+    /// assert_eq!(g.left_inverse_with_budget(0).unwrap().to_string(), "(2,3):(2,1)");
+    /// ```
+    pub fn left_inverse_with_budget(&self, units: i64) -> Result<Layout> {
         let (s, d) = (self.shape_leaves(), self.stride_leaves());
         let refuse = |rule: String| Error::Precondition {
             op: "left_inverse",
@@ -184,7 +215,7 @@ impl Layout {
         if let Some(r) = chain_left_inverse(s, d)? {
             return Ok(r);
         }
-        match search_left_inverse(s, d, &index_strides(s))? {
+        match search_left_inverse(s, d, &index_strides(s), units)? {
             Found::Inverse(r) => Ok(r),
             Found::Refuted(rule) => Err(refuse(rule)),
         }

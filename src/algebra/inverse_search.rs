@@ -23,6 +23,11 @@
 //!   in order, with one new digit `⌊x/E⌋`: the child `E·p` needs exactly the
 //!   points below `E·p` to fit, and once a point fails no larger prime can
 //!   fit either, so the children are the primes below the first failure.
+//! - **Blocks.** Two points in one block of a node's top (equal `⌊x/E⌋`)
+//!   constrain the strides below the top alone, whatever the chain above
+//!   (`blocks.rs`); in rank 2 such pairs are also found by their coordinate
+//!   difference, far beyond the scan (`vectors.rs`), once a node has read
+//!   64 points (again after 256, 1024, …).
 //! - **Lattice.** The integer strides that satisfy the equations so far form
 //!   a coset `p + K·ℤᵈ`; each equation is one extended-gcd elimination.
 //! - **Symbolic check.** When a node's strides are determined and its scan
@@ -48,6 +53,7 @@ mod hints;
 mod lattice;
 mod points;
 mod refute;
+mod vectors;
 mod verify;
 
 use smallvec::SmallVec;
@@ -59,6 +65,7 @@ use blocks::Blocks;
 use hints::Hints;
 use lattice::Solutions;
 use points::Points;
+use vectors::Vectors;
 use verify::{build, Target, Verdict};
 
 /// Most work units (image points read, chain nodes, trial divisions,
@@ -87,6 +94,11 @@ const LOOKAHEAD_FACTOR: i64 = 8;
 /// Points a node reads at most for Lemma 7.
 const MAX_LOOKAHEAD: usize = 4096;
 
+/// Points a node's scan reads before Lemma 7 by difference vectors
+/// (`vectors.rs`, rank 2) runs; it runs again after 4 times as many (the
+/// block equations read meanwhile pin more strides below the top).
+const VECTORS_AFTER: usize = 64;
+
 /// The search's outcome.
 pub(crate) enum Found {
     /// A layout R with `R(L(i)) = i₀` for every `i < size(L)`.
@@ -95,21 +107,30 @@ pub(crate) enum Found {
     Refuted(String),
 }
 
-/// Work units left.
-pub(super) struct Budget(i64);
+/// Work units left, of a total.
+pub(super) struct Budget {
+    left: i64,
+    total: i64,
+}
 
 impl Budget {
+    /// A budget of `total` work units (none when `total ≤ 0`).
+    pub(super) fn new(total: i64) -> Budget {
+        let total = total.max(0);
+        Budget { left: total, total }
+    }
+
     /// Charges `n` work units.
     pub(super) fn spend(&mut self, n: i64) -> Result<()> {
-        if n > self.0 {
-            let spent = LEFT_INVERSE_SEARCH_BUDGET - self.0;
+        if n > self.left {
+            let spent = self.total - self.left;
             return Err(Error::BudgetExceeded {
                 what: "left_inverse's exact search",
                 needed: spent.saturating_add(n), // a lower bound: the search stops here
-                budget: LEFT_INVERSE_SEARCH_BUDGET,
+                budget: self.total,
             });
         }
-        self.0 -= n;
+        self.left -= n;
         Ok(())
     }
 }
@@ -121,9 +142,27 @@ impl Budget {
 /// refutation naming both indices.
 ///
 /// # Errors
-/// [`Error::BudgetExceeded`] past [`LEFT_INVERSE_SEARCH_BUDGET`];
-/// [`Error::Overflow`] when a stride of R or an intermediate leaves range.
-pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result<Found> {
+/// [`Error::BudgetExceeded`] past `budget` work units (the first pass runs
+/// on its own 2^16 on top); [`Error::Overflow`] when a stride of R or an
+/// intermediate leaves range.
+pub(crate) fn search_left_inverse(
+    s: &[i64],
+    d: &[i64],
+    index: &[i64],
+    budget: i64,
+) -> Result<Found> {
+    search_with(s, d, index, budget, VECTORS_AFTER)
+}
+
+/// [`search_left_inverse`] with the vector cut first run after
+/// `vectors_after` points of a node's scan (tests run it at once).
+fn search_with(
+    s: &[i64],
+    d: &[i64],
+    index: &[i64],
+    budget: i64,
+    vectors_after: usize,
+) -> Result<Found> {
     let leaves: Vec<(i64, i64, i64)> = (0..s.len())
         .filter(|&k| s[k] > 1 && d[k] != 0)
         .map(|k| (s[k], d[k], index[k]))
@@ -139,7 +178,7 @@ pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result
     let mut search = Search {
         target: Target::new(&leaves)?,
         points,
-        budget: Budget(LEFT_INVERSE_SEARCH_BUDGET),
+        budget: Budget::new(budget),
         max,
         negative: min < 0,
         reach: max.saturating_add(1).max(min.saturating_neg()),
@@ -148,6 +187,12 @@ pub(crate) fn search_left_inverse(s: &[i64], d: &[i64], index: &[i64]) -> Result
         primes: vec![2, 3],
         digits: SmallVec::new(),
         hints: Hints::new(&leaves),
+        vectors: None,
+        rank_two: match leaves[..] {
+            [l0, l1] => Some([l0, l1]),
+            _ => None,
+        },
+        vectors_after,
     };
     let mut chain = vec![1i64];
     if let Some(strides) = search.hinted_pass(&mut chain) {
@@ -231,6 +276,13 @@ struct Search {
     /// The first pass's place values (`hints.rs`): when not empty, only
     /// chains whose every place value divides one of them are tried.
     hints: Hints,
+    /// Rank 2: the shortest difference vectors, for Lemma 7 far ahead
+    /// (listed at the first cut, so searches that never need it skip it).
+    vectors: Option<Vectors>,
+    /// Rank 2: the two leaves `(extent, stride, index stride)`.
+    rank_two: Option<[(i64, i64, i64); 2]>,
+    /// Points a node's scan reads before the vector cut first runs.
+    vectors_after: usize,
 }
 
 impl Search {
@@ -271,6 +323,7 @@ impl Search {
         let mut blocks = (chain.len() > 1).then(|| Blocks::new(sols.clone()));
         let mut children: Vec<(i64, Solutions, usize)> = Vec::new();
         let mut negatives_tried = false;
+        let mut vectors_at = self.vectors_after;
         let mut stop = top;
         let mut failed = false;
         let steps = self.hints.active().then(|| self.hints.steps(top));
@@ -298,6 +351,14 @@ impl Search {
                     }
                 }
                 _ => {}
+            }
+            if cur.read >= vectors_at {
+                vectors_at = vectors_at.saturating_mul(4);
+                if let Some(b) = blocks.as_mut() {
+                    if !self.vector_cut(chain, b)? {
+                        return Ok(None);
+                    }
+                }
             }
             children.push((next, t.clone(), cur.pos));
             if self.negative && next >= self.reach {
@@ -502,9 +563,49 @@ mod tests {
     #[test]
     fn budget_is_charged() {
         // Invariant: the search never spends past its budget / Witness: a charge of budget + 1.
-        let mut b = Budget(3);
+        let mut b = Budget::new(3);
         assert!(b.spend(3).is_ok());
-        assert!(matches!(b.spend(1), Err(Error::BudgetExceeded { .. })));
+        let err = b.spend(1).expect_err("past the budget");
+        assert!(matches!(
+            err,
+            Error::BudgetExceeded {
+                needed: 4,
+                budget: 3,
+                ..
+            }
+        ));
+        // No budget at all: the first charge fails, nothing panics.
+        assert!(Budget::new(-5).spend(1).is_err());
+    }
+
+    #[test]
+    fn the_vector_cut_changes_no_decision() {
+        // Invariant: the search with Lemma 7 by difference vectors at every node (from its first point) decides as the search with it late, and what it finds holds at every index / Witness: every rank-2 layout with extents 2..=6 and strides −6..=14 (the cut fires on small layouts only when run at once).
+        let leaves: Vec<(i64, i64)> = (2..=6)
+            .flat_map(|s| (-6..=14).filter(|&d| d != 0).map(move |d| (s, d)))
+            .collect();
+        let (mut found, mut refused) = (0, 0);
+        for &(s0, d0) in &leaves {
+            for &(s1, d1) in &leaves {
+                let (s, d, index) = ([s0, s1], [d0, d1], [s1, 1]);
+                let at_once = search_with(&s, &d, &index, 1 << 22, 0).expect("decided");
+                let late = search_with(&s, &d, &index, 1 << 22, VECTORS_AFTER).expect("decided");
+                match (at_once, late) {
+                    (Found::Inverse(r), Found::Inverse(_)) => {
+                        for (a, b) in (0..s0).flat_map(|a| (0..s1).map(move |b| (a, b))) {
+                            let x = a * d0 + b * d1;
+                            assert_eq!(r.eval(x).expect("defined"), a * s1 + b, "{s:?}:{d:?} {r}");
+                        }
+                        found += 1;
+                    }
+                    (Found::Refuted(_), Found::Refuted(_)) => refused += 1,
+                    _ => panic!("{s:?}:{d:?}: the vector cut changed the decision"),
+                }
+            }
+        }
+        assert!(found > 100 && refused > 100, "{found} {refused}");
+        let cuts = vectors::CUTS.with(|c| c.get());
+        assert!(cuts > 100, "the cut fired {cuts} times");
     }
 
     #[test]

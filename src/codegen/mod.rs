@@ -46,6 +46,7 @@ mod rules_tests;
 mod splice;
 mod swizzle;
 mod sym;
+mod sym_bind;
 mod sym_view;
 mod text_len;
 

@@ -101,13 +101,7 @@ impl SymKernel {
     ///
     /// See [`SymKernel`] for an example.
     pub fn eval(&self, syms: &Symbols, at: &[i64], values: &[i64]) -> Result<(i64, bool)> {
-        if values.len() != syms.len()
-            || (0..syms.len()).any(|id| !syms.assumption(id as u8).allows(values[id]))
-        {
-            return Err(Error::OutOfDomain {
-                what: format!("binding {values:?} outside the assumptions"),
-            });
-        }
+        check_binding(syms, values)?;
         let inside = at.len() == self.extents.len()
             && at
                 .iter()
@@ -122,6 +116,18 @@ impl SymKernel {
         all.extend(self.symbols.iter().map(|&id| values[id as usize]));
         self.kernel.eval(&all)
     }
+}
+
+/// `Ok` when `values` binds every symbol of `syms` within its assumptions.
+pub(crate) fn check_binding(syms: &Symbols, values: &[i64]) -> Result<()> {
+    if values.len() != syms.len()
+        || (0..syms.len()).any(|id| !syms.assumption(id as u8).allows(values[id]))
+    {
+        return Err(Error::OutOfDomain {
+            what: format!("binding {values:?} outside the assumptions"),
+        });
+    }
+    Ok(())
 }
 
 /// The kernel of a symbolic layout from its row-major rank `i`

@@ -9,18 +9,11 @@
 //! first mode that refuses answers). Cost: the sum over the modes.
 
 use super::layout::SymLayout;
+use super::products::tuple;
 use super::symbols::Symbols;
+use crate::algebra::DivideForm;
 use crate::error::{Error, Result};
-use crate::tuple::{mode_spans, Profile, Tok};
-
-/// How the pieces are gathered.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Gather {
-    Logical,
-    Zipped,
-    Tiled,
-    Flat,
-}
+use crate::tuple::{mode_spans, Profile};
 
 type Op = fn(&SymLayout, &SymLayout, &Symbols) -> Result<SymLayout>;
 
@@ -67,7 +60,7 @@ impl SymLayout {
             tiler,
             syms,
             SymLayout::logical_divide,
-            Gather::Logical,
+            DivideForm::Logical,
         )
     }
 
@@ -86,7 +79,13 @@ impl SymLayout {
     /// assert_eq!(d.show(&s).to_string(), "((Mt,Kt),(128,32)):((4096*Kt,32),(32*Kt,1))");
     /// ```
     pub fn zipped_divide_by(&self, tiler: &[SymLayout], syms: &Symbols) -> Result<SymLayout> {
-        gather(self, tiler, syms, SymLayout::logical_divide, Gather::Zipped)
+        gather(
+            self,
+            tiler,
+            syms,
+            SymLayout::logical_divide,
+            DivideForm::Zipped,
+        )
     }
 
     /// `(kept…, Rests…, (Tiles…))`.
@@ -102,7 +101,13 @@ impl SymLayout {
     /// assert_eq!(a.tiled_divide_by(&t, &s).unwrap().show(&s).to_string(), "(2*T,2,(2,3)):(12,3,(6,1))");
     /// ```
     pub fn tiled_divide_by(&self, tiler: &[SymLayout], syms: &Symbols) -> Result<SymLayout> {
-        gather(self, tiler, syms, SymLayout::logical_divide, Gather::Tiled)
+        gather(
+            self,
+            tiler,
+            syms,
+            SymLayout::logical_divide,
+            DivideForm::Tiled,
+        )
     }
 
     /// `(kept…, Rests…, Tiles…)`.
@@ -118,7 +123,13 @@ impl SymLayout {
     /// assert_eq!(a.flat_divide_by(&t, &s).unwrap().show(&s).to_string(), "(2*T,2,2,3):(12,3,6,1)");
     /// ```
     pub fn flat_divide_by(&self, tiler: &[SymLayout], syms: &Symbols) -> Result<SymLayout> {
-        gather(self, tiler, syms, SymLayout::logical_divide, Gather::Flat)
+        gather(
+            self,
+            tiler,
+            syms,
+            SymLayout::logical_divide,
+            DivideForm::Flat,
+        )
     }
 
     /// Logical product of each trailing mode with its tiler entry.
@@ -139,7 +150,7 @@ impl SymLayout {
             tiler,
             syms,
             SymLayout::logical_product,
-            Gather::Logical,
+            DivideForm::Logical,
         )
     }
 }
@@ -149,9 +160,35 @@ fn gather(
     tiler: &[SymLayout],
     syms: &Symbols,
     op: Op,
-    how: Gather,
+    how: DivideForm,
 ) -> Result<SymLayout> {
-    let modes = a.modes();
+    let (kept, split) = per_mode(a, tiler, |m, t| op(m, t, syms))?;
+    if how == DivideForm::Logical {
+        return Ok(tuple(&[kept, split].concat()));
+    }
+    let mut firsts = kept;
+    let mut seconds = Vec::with_capacity(split.len());
+    for s in &split {
+        let mut halves = s.modes().into_iter();
+        if let (Some(x), Some(y)) = (halves.next(), halves.next()) {
+            firsts.push(x);
+            seconds.push(y);
+        }
+    }
+    Ok(gathered(firsts, seconds, how))
+}
+
+/// `a`'s leading modes that `tiler` does not reach, and `f` of each other
+/// mode with its tiler mode. O(modes) calls of `f`.
+///
+/// # Errors
+/// [`Error::ProfileTooLong`] when `tiler` has more modes than `a`; `f`'s.
+pub(crate) fn per_mode<T>(
+    a: &SymLayout,
+    tiler: &[SymLayout],
+    mut f: impl FnMut(&SymLayout, &SymLayout) -> Result<T>,
+) -> Result<(Vec<SymLayout>, Vec<T>)> {
+    let mut modes = a.modes();
     if tiler.len() > modes.len() {
         return Err(Error::ProfileTooLong {
             profile_rank: tiler.len(),
@@ -162,40 +199,25 @@ fn gather(
     let split = modes[skip..]
         .iter()
         .zip(tiler)
-        .map(|(m, t)| op(m, t, syms))
+        .map(|(m, t)| f(m, t))
         .collect::<Result<Vec<_>>>()?;
-    let kept = &modes[..skip];
-    if how == Gather::Logical {
-        return Ok(tuple(kept.iter().chain(&split).cloned().collect()));
-    }
-    let mut firsts = kept.to_vec();
-    let mut seconds = Vec::with_capacity(split.len());
-    for s in &split {
-        let mut halves = s.modes().into_iter();
-        if let (Some(x), Some(y)) = (halves.next(), halves.next()) {
-            firsts.push(x);
-            seconds.push(y);
-        }
-    }
-    Ok(match how {
-        Gather::Zipped => tuple(vec![tuple(firsts), tuple(seconds)]),
-        Gather::Tiled => {
-            firsts.push(tuple(seconds));
-            tuple(firsts)
-        }
-        _ => tuple(firsts.into_iter().chain(seconds).collect()),
-    })
+    modes.truncate(skip);
+    Ok((modes, split))
 }
 
-/// The tuple of `modes` (always a tuple, even of one mode).
-fn tuple(modes: Vec<SymLayout>) -> SymLayout {
-    let mut toks = vec![Tok::Open];
-    let (mut shape, mut stride) = (Vec::new(), Vec::new());
-    for m in modes {
-        toks.extend_from_slice(m.profile().toks());
-        shape.extend_from_slice(m.shape_leaves());
-        stride.extend_from_slice(m.stride_leaves());
+/// The kept modes and first halves `firsts` with the second halves
+/// `seconds`, arranged as `form` says (a logical form is read as flat).
+pub(crate) fn gathered(
+    mut firsts: Vec<SymLayout>,
+    seconds: Vec<SymLayout>,
+    form: DivideForm,
+) -> SymLayout {
+    match form {
+        DivideForm::Zipped => tuple(&[tuple(&firsts), tuple(&seconds)]),
+        DivideForm::Tiled => {
+            firsts.push(tuple(&seconds));
+            tuple(&firsts)
+        }
+        _ => tuple(&[firsts, seconds].concat()),
     }
-    toks.push(Tok::Close);
-    SymLayout::from_parts(Profile::from_toks(&toks), shape, stride)
 }

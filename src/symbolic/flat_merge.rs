@@ -27,15 +27,19 @@
 //! wrongly. `Ok(None)` ("no view exists") is answered when the operands are
 //! constant (after fixing single-valued symbols), by the exact concrete
 //! merge, or when three collinear elements valid at every binding have
-//! offsets that are never affine (`flat_witness.rs`). Cost: O(k·r) polynomial operations and prover calls for ranks `k`
+//! offsets that are never affine (`flat_witness.rs`). A refusal names only
+//! needs that decide the request: added to the assumptions, the merge
+//! answers (checked by one more run), or no view exists (a witness valid
+//! where the named facts hold, e.g. `M >= 2` when `M = 1` empties the box). Cost: O(k·r) polynomial operations and prover calls for ranks `k`
 //! and `r`; nothing grows with the symbols' values.
 
 use super::flat_view::{SymFlatView, SymInterval};
+use super::flat_witness::Witness;
 use super::need::Needs;
 use super::poly::Poly;
 use super::prove::{Fact, Truth};
 use super::symbols::Symbols;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// `second` read through `first` as one flat view, right at every allowed
 /// binding; `Ok(None)` when no such view exists at any (constant operands).
@@ -69,45 +73,111 @@ pub fn merge(
     second: &SymFlatView,
     syms: &Symbols,
 ) -> Result<Option<SymFlatView>> {
+    merge_checked(first, second, syms, true)
+}
+
+/// [`merge`]; with `check`, a refusal's needs are tried (added to the
+/// assumptions, the merge must answer) and replaced when they do not decide.
+fn merge_checked(
+    first: &SymFlatView,
+    second: &SymFlatView,
+    syms: &Symbols,
+    check: bool,
+) -> Result<Option<SymFlatView>> {
     let (first, second) = (first.fixed(syms), second.fixed(syms));
     if first.is_constant() && second.is_constant() {
         let (a, b) = (first.bind(&[])?, second.bind(&[])?);
         return Ok(crate::merge::merge(&a, &b)?.map(|v| SymFlatView::from_flat(&v)));
     }
-    let direct = attempt(&Merge::new(&first, &second), syms);
+    let (direct, asked) = attempt(&Merge::new(&first, &second), syms);
     if direct.is_ok() {
         return direct;
     }
     // A dimension of `second` may run across digits of `first` that
     // `first` reads with one stride: merge them and try again.
-    let retried = match coalesced(&first, syms)? {
-        Some(c) => attempt(&Merge::new(&c, &second), syms),
-        None => direct.clone(),
-    };
-    if retried.is_ok() {
-        return retried;
+    if let Some(c) = coalesced(&first, syms)? {
+        let (retried, _) = attempt(&Merge::new(&c, &second), syms);
+        if retried.is_ok() {
+            return retried;
+        }
     }
     // No view was proved: three valid elements whose offsets are not affine
-    // prove that none exists at any binding.
+    // prove that none exists at any binding, or at every binding where some
+    // facts hold.
     // (A witness search that overflows found nothing: the refusal stands.)
-    if matches!(
-        super::flat_witness::no_view_exists(&first, &second, syms),
-        Ok(true)
-    ) {
+    let witness = super::flat_witness::no_view_exists(&first, &second, syms);
+    if matches!(witness, Ok(Witness::NoView)) {
         return Ok(None);
     }
-    direct
+    if !asked.is_empty() && (!check || decides(&first, &second, syms, &asked)) {
+        return direct;
+    }
+    match witness {
+        Ok(Witness::NoViewIf(facts)) => Err(no_view_if(&facts, syms)),
+        _ if asked.is_empty() => direct,
+        _ => Err(Error::NeedsFacts {
+            op: "merge",
+            why: format!(
+                "the merge is not proved for every allowed value, and {} would not decide it",
+                shown(&asked, syms)
+            ),
+            needs: Vec::new(),
+        }),
+    }
 }
 
-/// One structural attempt: its answer, or the refusal naming its needs.
-fn attempt(m: &Merge, syms: &Symbols) -> Result<Option<SymFlatView>> {
-    let mut needs = Needs::new(syms, "merge");
-    let out = m.run(&mut needs)?;
-    needs.finish("the merge")?;
-    if let Some(v) = &out {
-        v.validate(syms)?;
+/// `true` when the merge answers once `facts` are added to the assumptions
+/// (or when they cannot all be written as assumptions: then the caller
+/// keeps them, unchecked).
+fn decides(first: &SymFlatView, second: &SymFlatView, syms: &Symbols, facts: &[Fact]) -> bool {
+    let mut more = syms.clone();
+    for f in facts {
+        match more.add_fact(f) {
+            Ok(true) => {}
+            Ok(false) => return true,
+            Err(_) => return false,
+        }
     }
-    Ok(out)
+    merge_checked(first, second, &more, false).is_ok()
+}
+
+/// The facts joined with "and".
+fn shown(facts: &[Fact], syms: &Symbols) -> String {
+    let words: Vec<String> = facts.iter().map(|f| f.show(syms)).collect();
+    words.join(" and ")
+}
+
+/// The refusal naming the facts under which no view exists: added, they
+/// decide the merge (`None`), where no view was proved without them.
+fn no_view_if(facts: &[Fact], syms: &Symbols) -> Error {
+    Error::NeedsFacts {
+        op: "merge",
+        why: format!(
+            "no view is proved for every allowed value, and none exists at any value where {}",
+            shown(facts, syms)
+        ),
+        needs: facts.iter().map(|f| f.show(syms)).collect(),
+    }
+}
+
+/// One structural attempt: its answer, or the refusal naming its needs
+/// (also returned as facts).
+fn attempt(m: &Merge, syms: &Symbols) -> (Result<Option<SymFlatView>>, Vec<Fact>) {
+    let mut needs = Needs::new(syms, "merge");
+    let out = match m.run(&mut needs) {
+        Ok(out) => out,
+        Err(e) => return (Err(e), Vec::new()),
+    };
+    let asked = needs.needed();
+    if let Err(e) = needs.finish("the merge") {
+        return (Err(e), asked);
+    }
+    if let Some(v) = &out {
+        if let Err(e) = v.validate(syms) {
+            return (Err(e), Vec::new());
+        }
+    }
+    (Ok(out), Vec::new())
 }
 
 /// `first` with adjacent dimensions `i, i+1` merged wherever

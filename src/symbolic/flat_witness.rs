@@ -11,7 +11,11 @@
 //! unravel, and the point is valid, at every binding). The candidate lines
 //! run along one dimension of `second` from the corner of its valid box: the
 //! first few steps, and the steps around each place where a digit of `first`
-//! carries. O(r·(k + 5)) candidate lines of three points, each O(k) prover
+//! carries. A line that lies in the valid box only under some unknown facts
+//! (the box non-empty along the other dimensions, the points inside it) is
+//! checked with those facts assumed: a witness there proves no view exists
+//! wherever they hold, and the facts are what the merge's refusal names.
+//! O(r·(k + 5)) candidate lines of three points, each O(k) prover
 //! calls; tried only when the merge was not proved.
 
 use super::flat_merge::{digits, place_values};
@@ -21,15 +25,32 @@ use super::prove::{Fact, Truth};
 use super::symbols::Symbols;
 use crate::error::Result;
 
-/// `true` when three collinear valid elements with non-affine offsets are
-/// proved for every allowed binding (module docs).
+/// What the witness search found (module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Witness {
+    /// Three collinear valid elements with non-affine offsets at every
+    /// allowed binding: no view exists at any.
+    NoView,
+    /// Such three elements exist once these facts are added (each unknown
+    /// now, e.g. `M >= 2` for a box that is empty at `M = 1`): naming them
+    /// decides the request (at the other bindings a view is proved or
+    /// every view is right).
+    NoViewIf(Vec<Fact>),
+    /// Nothing was found.
+    Unknown,
+}
+
+/// Searches three collinear valid elements with non-affine offsets, proved
+/// for every allowed binding ([`Witness::NoView`]) or for every binding
+/// where some unknown facts about the line's box hold
+/// ([`Witness::NoViewIf`], the first such line; a proved witness wins).
 pub(crate) fn no_view_exists(
     first: &SymFlatView,
     second: &SymFlatView,
     syms: &Symbols,
-) -> Result<bool> {
+) -> Result<Witness> {
     if first.rank() == 0 {
-        return Ok(false);
+        return Ok(Witness::Unknown);
     }
     let reader = Reader::new(first)?;
     let corner: Vec<Poly> = match second.mask() {
@@ -40,50 +61,100 @@ pub(crate) fn no_view_exists(
         Some(m) => m.iter().map(|(_, e)| e.clone()).collect(),
         None => second.shape().to_vec(),
     };
+    let mut conditional = None;
     for j in 0..second.rank() {
-        let end = &ends[j];
-        // The line's other coordinates sit at the box's corner: the box must
-        // be non-empty along every other dimension at every binding, else
-        // the points are invalid where it is empty.
-        if !other_dims_nonempty(&corner, &ends, j, syms)? {
-            continue;
-        }
         for start in starts(&reader, second, &corner, j)? {
             let s0 = corner[j].add(&start)?;
-            // The three points must lie in the box: start >= 0, s0 + 2 < end.
-            if syms.prove(&Fact::NonNeg(start.clone())) != Truth::Proved
-                || syms.prove(&Fact::lt(&s0.add(&Poly::constant(2))?, end)?) != Truth::Proved
-            {
+            // The line's other coordinates sit at the box's corner: the box
+            // must be non-empty along every other dimension, and the three
+            // points must lie in it (start >= 0, s0 + 2 < end), else the
+            // points are invalid where it is empty. Unknown ones are facts
+            // the witness needs.
+            let mut box_facts = other_dims_nonempty(&corner, &ends, j)?;
+            box_facts.push(Fact::NonNeg(start.clone()));
+            box_facts.push(Fact::lt(&s0.add(&Poly::constant(2))?, &ends[j])?);
+            let Some((facts, within)) = assumed(syms, box_facts)? else {
+                continue;
+            };
+            if !facts.is_empty() && conditional.is_some() {
                 continue;
             }
-            let mut values = Vec::with_capacity(3);
-            for step in 0..3 {
-                let mut u = corner.clone();
-                u[j] = s0.add(&Poly::constant(step))?;
-                match reader.value(&flat_index(second, &u)?, syms)? {
-                    Some(v) => values.push(v),
-                    None => break,
+            if non_affine(&reader, second, &corner, j, &s0, &within)? {
+                if facts.is_empty() {
+                    return Ok(Witness::NoView);
                 }
-            }
-            if let [a, b, c] = &values[..] {
-                let second_difference = a.sub(&b.scale(2)?)?.add(c)?;
-                if syms.prove(&Fact::Zero(second_difference)) == Truth::Refuted {
-                    return Ok(true);
-                }
+                conditional = Some(facts);
             }
         }
     }
-    Ok(false)
+    Ok(conditional.map_or(Witness::Unknown, Witness::NoViewIf))
 }
 
-/// `true` when `corner[k] < ends[k]` is proved for every `k != j`.
-fn other_dims_nonempty(corner: &[Poly], ends: &[Poly], j: usize, syms: &Symbols) -> Result<bool> {
-    for (k, (c, e)) in corner.iter().zip(ends).enumerate() {
-        if k != j && syms.prove(&Fact::lt(c, e)?) != Truth::Proved {
-            return Ok(false);
+/// The facts of `wanted` that are unknown, and `syms` with them added;
+/// `None` when one is refuted or cannot be written as an assumption.
+fn assumed(syms: &Symbols, wanted: Vec<Fact>) -> Result<Option<(Vec<Fact>, Symbols)>> {
+    let mut unknown: Vec<Fact> = Vec::new();
+    for f in wanted {
+        match syms.prove(&f) {
+            Truth::Proved => {}
+            Truth::Refuted => return Ok(None),
+            Truth::Unknown => {
+                if !unknown.contains(&f) {
+                    unknown.push(f);
+                }
+            }
         }
     }
-    Ok(true)
+    let mut within = syms.clone();
+    for f in &unknown {
+        // Facts that together leave no value decide nothing.
+        if !matches!(within.add_fact(f), Ok(true)) {
+            return Ok(None);
+        }
+    }
+    if unknown.iter().any(|f| within.prove(f) != Truth::Proved) {
+        return Ok(None);
+    }
+    Ok(Some((unknown, within)))
+}
+
+/// `true` when the three points `s0, s0 + 1, s0 + 2` along dimension `j`
+/// (the others at `corner`) are valid with a second difference of their
+/// offsets proved non-zero under `syms`.
+fn non_affine(
+    reader: &Reader,
+    second: &SymFlatView,
+    corner: &[Poly],
+    j: usize,
+    s0: &Poly,
+    syms: &Symbols,
+) -> Result<bool> {
+    let mut values = Vec::with_capacity(3);
+    for step in 0..3 {
+        let mut u = corner.to_vec();
+        u[j] = s0.add(&Poly::constant(step))?;
+        match reader.value(&flat_index(second, &u)?, syms)? {
+            Some(v) => values.push(v),
+            None => return Ok(false),
+        }
+    }
+    let [a, b, c] = &values[..] else {
+        return Ok(false);
+    };
+    let second_difference = a.sub(&b.scale(2)?)?.add(c)?;
+    Ok(syms.prove(&Fact::Zero(second_difference)) == Truth::Refuted)
+}
+
+/// The facts `corner[k] < ends[k]` for every `k != j`: the box is
+/// non-empty along the line's other dimensions.
+fn other_dims_nonempty(corner: &[Poly], ends: &[Poly], j: usize) -> Result<Vec<Fact>> {
+    let mut out = Vec::with_capacity(corner.len());
+    for (k, (c, e)) in corner.iter().zip(ends).enumerate() {
+        if k != j {
+            out.push(Fact::lt(c, e)?);
+        }
+    }
+    Ok(out)
 }
 
 /// `first`'s shape, place values, strides and mask, to read single points.

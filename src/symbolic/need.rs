@@ -96,6 +96,17 @@ impl<'a> Needs<'a> {
         if self.facts.is_empty() {
             return Ok(());
         }
+        let kept = self.needed();
+        Err(Error::NeedsFacts {
+            op: self.op,
+            why: format!("{what} is not proved for every allowed value"),
+            needs: kept.iter().map(|f| f.show(self.syms)).collect(),
+        })
+    }
+
+    /// The needs that the others do not imply (what [`Needs::finish`]
+    /// names). O(n²) prover calls for `n` needs.
+    pub(crate) fn needed(&self) -> Vec<Fact> {
         let mut kept: Vec<Fact> = Vec::new();
         for (i, f) in self.facts.iter().enumerate() {
             let mut others = self.syms.clone();
@@ -107,11 +118,7 @@ impl<'a> Needs<'a> {
                 kept.push(f.clone());
             }
         }
-        Err(Error::NeedsFacts {
-            op: self.op,
-            why: format!("{what} is not proved for every allowed value"),
-            needs: kept.iter().map(|f| f.show(self.syms)).collect(),
-        })
+        kept
     }
 }
 

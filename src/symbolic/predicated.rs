@@ -18,15 +18,16 @@
 
 use std::fmt;
 
+use super::by_mode::{gathered, per_mode};
 use super::complement::pair;
 use super::layout::SymLayout;
 use super::need::Needs;
 use super::poly::Poly;
+use super::products::tuple;
 use super::prove::{Fact, Truth};
 use super::symbols::Symbols;
 use crate::algebra::DivideForm;
 use crate::error::{Error, Result};
-use crate::tuple::{Profile, Tok};
 use crate::view::{Builder, View};
 
 /// A divide over symbols with its validity: `layout`, valid where every
@@ -92,8 +93,8 @@ impl SymLayout {
         // The leaves stay in order (Rest's, then Tile's): only the nesting changes.
         let layout = match form {
             DivideForm::Logical | DivideForm::Zipped => p.divided,
-            DivideForm::Tiled => tuple(rest.modes().into_iter().chain([tile]).collect()),
-            DivideForm::Flat => tuple(rest.modes().into_iter().chain(tile.modes()).collect()),
+            DivideForm::Tiled => tuple(&[rest.modes(), vec![tile]].concat()),
+            DivideForm::Flat => tuple(&[rest.modes(), tile.modes()].concat()),
         };
         Ok(SymPredicated::new(layout, vec![(rows, p.size)], syms))
     }
@@ -123,20 +124,7 @@ impl SymLayout {
         form: DivideForm,
         syms: &Symbols,
     ) -> Result<SymPredicated> {
-        let modes = self.modes();
-        if tiler.len() > modes.len() {
-            return Err(Error::ProfileTooLong {
-                profile_rank: tiler.len(),
-                layout_rank: modes.len(),
-            });
-        }
-        let skip = modes.len() - tiler.len();
-        let pieces = modes[skip..]
-            .iter()
-            .zip(tiler)
-            .map(|(m, t)| piece(m, t, syms))
-            .collect::<Result<Vec<_>>>()?;
-        let kept = &modes[..skip];
+        let (kept, pieces) = per_mode(self, tiler, |m, t| piece(m, t, syms))?;
         let n = pieces.len();
         let zero = || vec![Poly::zero(); n];
         let one = |i: usize, c: &Poly| {
@@ -161,7 +149,7 @@ impl SymLayout {
                 rows.extend(p.rest.iter().chain(&p.tile).map(|c| one(i, c)));
             }
             let divided = pieces.iter().map(|p| p.divided.clone());
-            tuple(kept.iter().cloned().chain(divided).collect())
+            tuple(&kept.iter().cloned().chain(divided).collect::<Vec<_>>())
         } else {
             for (i, p) in pieces.iter().enumerate() {
                 rows.extend(p.rest.iter().map(|c| one(i, c)));
@@ -172,14 +160,7 @@ impl SymLayout {
             let mut firsts: Vec<SymLayout> = kept.to_vec();
             firsts.extend(halves.iter().map(|h| h.0.clone()));
             let seconds: Vec<SymLayout> = halves.iter().map(|h| h.1.clone()).collect();
-            match form {
-                DivideForm::Zipped => tuple(vec![tuple(firsts), tuple(seconds)]),
-                DivideForm::Tiled => {
-                    firsts.push(tuple(seconds));
-                    tuple(firsts)
-                }
-                _ => tuple(firsts.into_iter().chain(seconds).collect()),
-            }
+            gathered(firsts, seconds, form)
         };
         // Constraint i over all leaves: column i of the rows.
         let constraints = pieces
@@ -336,19 +317,6 @@ impl fmt::Display for ShowPredicated<'_> {
 /// `1:0`.
 fn unit() -> SymLayout {
     SymLayout::flat(vec![Poly::constant(1)], vec![Poly::zero()])
-}
-
-/// The tuple of `modes`.
-fn tuple(modes: Vec<SymLayout>) -> SymLayout {
-    let mut toks = vec![Tok::Open];
-    let (mut shape, mut stride) = (Vec::new(), Vec::new());
-    for m in modes {
-        toks.extend_from_slice(m.profile().toks());
-        shape.extend_from_slice(m.shape_leaves());
-        stride.extend_from_slice(m.stride_leaves());
-    }
-    toks.push(Tok::Close);
-    SymLayout::from_parts(Profile::from_toks(&toks), shape, stride)
 }
 
 /// Whether `0 <= Σ c·x < hi` holds on the whole box of `l`'s leaves at

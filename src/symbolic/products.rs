@@ -159,8 +159,8 @@ fn halves(l: &SymLayout) -> (SymLayout, SymLayout) {
     }
 }
 
-/// The tuple of `modes`.
-fn tuple(modes: &[SymLayout]) -> SymLayout {
+/// The tuple of `modes` (always a tuple, even of one mode). O(leaves).
+pub(crate) fn tuple(modes: &[SymLayout]) -> SymLayout {
     let mut toks = vec![Tok::Open];
     let (mut shape, mut stride) = (Vec::new(), Vec::new());
     for m in modes {

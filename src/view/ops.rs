@@ -15,38 +15,46 @@ use super::zero::checked_size;
 use super::{Builder, View, Window};
 use crate::error::{self, Error, Result};
 
-fn bad(op: &'static str, why: String) -> Error {
+pub(crate) fn bad(op: &'static str, why: String) -> Error {
     Error::BadMovement { op, why }
+}
+
+/// `Ok` when an op's argument has one entry per dimension (`len == rank`).
+pub(crate) fn check_rank(op: &'static str, len: usize, rank: usize) -> Result<()> {
+    if len == rank {
+        Ok(())
+    } else {
+        Err(bad(
+            op,
+            format!("argument has {len} entries but the view has rank {rank}"),
+        ))
+    }
+}
+
+/// Whether `perm` is the identity; an error when it is no permutation of
+/// `0..perm.len()`. O(rank), no allocation for rank <= 8.
+pub(crate) fn is_identity_permutation(perm: &[usize]) -> Result<bool> {
+    let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, perm.len());
+    for &p in perm {
+        if p >= perm.len() || std::mem::replace(&mut seen[p], true) {
+            return Err(bad(
+                "permute",
+                format!("{perm:?} is not a permutation of 0..{}", perm.len()),
+            ));
+        }
+    }
+    Ok(perm.iter().enumerate().all(|(d, &p)| d == p))
 }
 
 impl View {
     fn check_rank(&self, op: &'static str, len: usize) -> Result<()> {
-        if len == self.rank() {
-            Ok(())
-        } else {
-            Err(bad(
-                op,
-                format!(
-                    "argument has {len} entries but the view has rank {}",
-                    self.rank()
-                ),
-            ))
-        }
+        check_rank(op, len, self.rank())
     }
 
     /// Reorders the dimensions; `perm` must be a permutation of `0..rank`.
     pub(crate) fn permute(&mut self, perm: &[usize]) -> Result<bool> {
         self.check_rank("permute", perm.len())?;
-        let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, perm.len());
-        for &p in perm {
-            if p >= perm.len() || std::mem::replace(&mut seen[p], true) {
-                return Err(bad(
-                    "permute",
-                    format!("{perm:?} is not a permutation of 0..{}", perm.len()),
-                ));
-            }
-        }
-        if perm.iter().enumerate().all(|(d, &p)| d == p) {
+        if is_identity_permutation(perm)? {
             return Ok(true);
         }
         if self.is_zero() {

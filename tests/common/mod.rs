@@ -9,6 +9,7 @@ pub mod gcc;
 pub mod ndarray;
 pub mod oracle;
 pub mod pool;
+pub mod symbolic;
 
 #[allow(unused_imports)] // the merge tests use these; other binaries do not
 pub(crate) use flat::*;

@@ -12,7 +12,7 @@ use crate::error::Result;
 /// Lemma 7's equations at a node: the strides below its top, constrained by
 /// the pairs of points in one block of the top.
 pub(super) struct Blocks {
-    sols: Solutions,
+    pub(super) sols: Solutions,
     /// The first point of the current block: its block and index; its
     /// digits are in `anchor_digits` (kept apart, so that a new anchor
     /// copies only the digits, not a whole inline vector).

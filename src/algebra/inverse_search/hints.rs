@@ -109,7 +109,7 @@ impl Search {
         if !self.hints.active() {
             return None;
         }
-        let full = std::mem::replace(&mut self.budget, Budget(HINT_BUDGET));
+        let full = std::mem::replace(&mut self.budget, Budget::new(HINT_BUDGET));
         let found = self.descend(chain, &Solutions::default(), 0);
         self.budget = full;
         self.hints.active = false;

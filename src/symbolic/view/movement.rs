@@ -8,6 +8,7 @@ use super::super::poly::Poly;
 use super::super::symbols::Symbols;
 use super::SymViewStack;
 use crate::error::{Error, Result};
+use crate::view::movement_text::{movement_from, parse, Cursor, Parsed};
 use crate::view::{Movement, MovementKind};
 
 /// One movement op over symbols; the counterpart of [`Movement`].
@@ -91,25 +92,8 @@ impl SymMovement {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn parse(text: &str, syms: &mut Symbols) -> Result<SymMovement> {
-        let mut p = Cursor { text, pos: 0 };
-        p.eat('[', "'['")?;
-        let name = p.string()?;
-        let kind: MovementKind = name.parse()?;
-        p.eat(',', "','")?;
-        let op = match kind {
-            MovementKind::Reshape => SymMovement::Reshape(p.list(|c| c.poly(syms))?),
-            MovementKind::Permute => SymMovement::Permute(p.list(Cursor::axis)?),
-            MovementKind::Expand => SymMovement::Expand(p.list(|c| c.poly(syms))?),
-            MovementKind::Pad => SymMovement::Pad(p.list(|c| c.pair(syms))?),
-            MovementKind::Shrink => SymMovement::Shrink(p.list(|c| c.pair(syms))?),
-            MovementKind::Flip => SymMovement::Flip(p.list(Cursor::flag)?),
-        };
-        p.eat(']', "']'")?;
-        p.skip_space();
-        match p.peek() {
-            None => Ok(op),
-            Some(c) => Err(p.error("end of input", Some(c))),
-        }
+        let parsed = parse(text, NUMBER, |c| poly(c, syms))?;
+        Ok(movement_from!(SymMovement, parsed))
     }
 
     /// A `Display` in the protocol's JSON form: constants as integers,
@@ -198,147 +182,29 @@ impl SymViewStack {
     }
 }
 
-/// A position in movement-op text.
-struct Cursor<'a> {
-    text: &'a str,
-    pos: usize,
-}
+/// What a number of a symbolic movement op is, for a parse error.
+const NUMBER: &str = "an integer or polynomial text in a string";
 
-impl Cursor<'_> {
-    fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
+/// An integer, or polynomial text in a string.
+fn poly(c: &mut Cursor, syms: &mut Symbols) -> Result<Poly> {
+    c.skip_space();
+    if c.peek() != Some('"') {
+        return Ok(Poly::constant(c.int(NUMBER)?));
     }
-
-    fn error(&self, expected: &'static str, found: Option<char>) -> Error {
+    let start = c.pos() + 1;
+    let text = c.string()?;
+    let p = syms.parse(text).map_err(|e| match e {
         Error::Parse {
-            pos: self.pos,
+            pos,
             expected,
             found,
-        }
-    }
-
-    fn skip_space(&mut self) {
-        while let Some(c) = self.peek().filter(|c| c.is_ascii_whitespace()) {
-            self.pos += c.len_utf8();
-        }
-    }
-
-    fn eat(&mut self, c: char, expected: &'static str) -> Result<()> {
-        self.skip_space();
-        match self.peek() {
-            Some(d) if d == c => {
-                self.pos += 1;
-                Ok(())
-            }
-            other => Err(self.error(expected, other)),
-        }
-    }
-
-    /// A double-quoted string (no escapes).
-    fn string(&mut self) -> Result<&str> {
-        self.eat('"', "'\"'")?;
-        let rest = &self.text[self.pos..];
-        let len = rest.find('"').ok_or(Error::Parse {
-            pos: self.text.len(),
-            expected: "'\"'",
-            found: None,
-        })?;
-        self.pos += len + 1;
-        Ok(&rest[..len])
-    }
-
-    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Result<T>) -> Result<Vec<T>> {
-        self.eat('[', "'['")?;
-        let mut out = Vec::new();
-        self.skip_space();
-        if self.peek() == Some(']') {
-            self.pos += 1;
-            return Ok(out);
-        }
-        loop {
-            out.push(item(self)?);
-            self.skip_space();
-            match self.peek() {
-                Some(',') => self.pos += 1,
-                Some(']') => {
-                    self.pos += 1;
-                    return Ok(out);
-                }
-                other => return Err(self.error("',' or ']'", other)),
-            }
-        }
-    }
-
-    fn number(&mut self) -> Result<(&str, usize)> {
-        self.skip_space();
-        let start = self.pos;
-        let rest = &self.text[start..];
-        let sign = usize::from(rest.starts_with('-'));
-        let digits = rest[sign..].bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            self.pos += sign;
-            return Err(self.error("an integer or polynomial text in a string", self.peek()));
-        }
-        self.pos += sign + digits;
-        Ok((&rest[..sign + digits], start))
-    }
-
-    /// An integer, or polynomial text in a string.
-    fn poly(&mut self, syms: &mut Symbols) -> Result<Poly> {
-        self.skip_space();
-        if self.peek() == Some('"') {
-            let start = self.pos + 1;
-            let text = self.string()?;
-            let p = syms.parse(text).map_err(|e| match e {
-                Error::Parse {
-                    pos,
-                    expected,
-                    found,
-                } => Error::Parse {
-                    pos: start + pos,
-                    expected,
-                    found,
-                },
-                e => e,
-            })?;
-            syms.check(&p)?;
-            return Ok(p);
-        }
-        let (text, start) = self.number()?;
-        let v: i64 = text.parse().map_err(|_| Error::Parse {
-            pos: start,
-            expected: "an integer within i64",
-            found: text.chars().next(),
-        })?;
-        Ok(Poly::constant(v))
-    }
-
-    fn axis(&mut self) -> Result<usize> {
-        let (text, start) = self.number()?;
-        text.parse().map_err(|_| Error::Parse {
-            pos: start,
-            expected: "an axis (a non-negative integer)",
-            found: text.chars().next(),
-        })
-    }
-
-    fn pair(&mut self, syms: &mut Symbols) -> Result<(Poly, Poly)> {
-        self.eat('[', "'['")?;
-        let a = self.poly(syms)?;
-        self.eat(',', "','")?;
-        let b = self.poly(syms)?;
-        self.eat(']', "']'")?;
-        Ok((a, b))
-    }
-
-    fn flag(&mut self) -> Result<bool> {
-        self.skip_space();
-        for (word, v) in [("true", true), ("false", false)] {
-            if self.text[self.pos..].starts_with(word) {
-                self.pos += word.len();
-                return Ok(v);
-            }
-        }
-        Err(self.error("true or false", self.peek()))
-    }
+        } => Error::Parse {
+            pos: start + pos,
+            expected,
+            found,
+        },
+        e => e,
+    })?;
+    syms.check(&p)?;
+    Ok(p)
 }

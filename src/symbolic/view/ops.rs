@@ -21,21 +21,7 @@ use super::super::prove::{Fact, Truth};
 use super::super::symbols::Symbols;
 use super::{equal, require_extents, Polys, SymConstraint, SymView, SymViewStack};
 use crate::error::{Error, Result};
-
-fn bad(op: &'static str, why: String) -> Error {
-    Error::BadMovement { op, why }
-}
-
-fn check_rank(op: &'static str, len: usize, rank: usize) -> Result<()> {
-    if len == rank {
-        Ok(())
-    } else {
-        Err(bad(
-            op,
-            format!("argument has {len} entries but the view has rank {rank}"),
-        ))
-    }
-}
+use crate::view::ops::{bad, check_rank, is_identity_permutation};
 
 /// The shrink `[b, e)` of a constant extent `s`: tinygrad's precondition,
 /// and a non-empty range (extents over symbols stay `>= 1`).
@@ -73,16 +59,7 @@ impl SymViewStack {
     pub fn permute(mut self, perm: &[usize], _syms: &Symbols) -> Result<SymViewStack> {
         let v = self.top_mut();
         check_rank("permute", perm.len(), v.rank())?;
-        let mut seen: SmallVec<[bool; 8]> = SmallVec::from_elem(false, perm.len());
-        for &p in perm {
-            if p >= perm.len() || std::mem::replace(&mut seen[p], true) {
-                return Err(bad(
-                    "permute",
-                    format!("{perm:?} is not a permutation of 0..{}", perm.len()),
-                ));
-            }
-        }
-        if perm.iter().enumerate().all(|(d, &p)| d == p) {
+        if is_identity_permutation(perm)? {
             return Ok(self);
         }
         let ranges: SmallVec<[std::ops::Range<usize>; 8]> = v.dim_ranges().collect();
