@@ -224,14 +224,21 @@ impl PyKernel {
         }
     }
 
-    /// Kernels are equal when their variables and their texts are.
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+    /// Kernels are equal when their variables and their texts are; a text
+    /// longer than `max_expr_bytes` raises `LimitExceededError`.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(other) = other.downcast::<PyKernel>() else {
-            return false;
+            return Ok(false);
         };
-        let other = other.get();
-        self.inner.vars() == other.inner.vars()
-            && self.inner.render(Lang::Python) == other.inner.render(Lang::Python)
-            && self.inner.render(Lang::C) == other.inner.render(Lang::C)
+        let (a, b) = (&self.inner, &other.get().inner);
+        if a.vars() != b.vars() {
+            return Ok(false);
+        }
+        for lang in [Lang::Python, Lang::C] {
+            if a.text_len(lang) != b.text_len(lang) || text(a, lang)? != text(b, lang)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }

@@ -66,3 +66,11 @@ def test_text_under_the_limit_is_written(build):
     assert 1000 < len(index) + len(valid) < LIMIT
     assert s.kernel().render("c") == (index, valid)
     assert str(s.kernel()) == f"index: {index}\nvalid: {valid}"
+
+
+def test_equality_of_kernels_never_writes_too_much_text():
+    big = concrete(64).kernel()
+    assert big != concrete(20).kernel()  # lengths differ: no text written
+    with pytest.raises(LimitExceededError):
+        big == concrete(64).kernel()
+    assert concrete(20).kernel() == concrete(20).kernel()
