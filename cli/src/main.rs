@@ -406,7 +406,7 @@ fn main() -> ExitCode {
                 (Some(text), None)
                     if hlayout_cli::symbolic::text_has_symbol(text) && !text.contains("Sw<") =>
                 {
-                    Some(hlayout_cli::sym_expr::command_within(
+                    Some(hlayout_cli::sym_expr::command(
                         text,
                         &assumes,
                         lang,
@@ -415,7 +415,7 @@ fn main() -> ExitCode {
                     ))
                 }
                 (None, Some(json)) if symbolic_chain(json) => {
-                    Some(hlayout_cli::sym_expr::chain_command_within(
+                    Some(hlayout_cli::sym_expr::chain_command(
                         json,
                         &assumes,
                         lang,

@@ -47,37 +47,26 @@ pub(crate) fn layout_expr(
 }
 
 /// `hlayout expr` of layout text with symbols: two lines (`index: …`,
-/// `valid: …`) and a third naming the variables (`vars: i, N`).
+/// `valid: …`) and a third naming the variables (`vars: i, N`); the text
+/// at most `limits.max_expr_bytes` long.
 ///
 /// # Errors
-/// A bad argument, a parse error, or a refusal naming the facts needed.
+/// A bad argument, a parse error, a refusal naming the facts needed, or
+/// text longer than `limits.max_expr_bytes`.
 ///
 /// ```
-/// let out = hlayout_cli::sym_expr::command("(N,4):(1,N)", &["N:max=64"], "c", Some("coords")).unwrap();
+/// use hlayout::Limits;
+/// use hlayout_cli::sym_expr::command;
+/// let l = Limits::default();
+/// let out = command("(N,4):(1,N)", &["N:max=64"], "c", Some("coords"), &l).unwrap();
 /// assert_eq!(out, "index: i0 + i1 * N\nvalid: 1\nvars: i0, i1, N\n");
-/// let err = hlayout_cli::sym_expr::command("(M,N):(1,M)", &[], "c", None).unwrap_err();
+/// let err = command("(M,N):(1,M)", &[], "c", None, &l).unwrap_err();
 /// assert!(err.contains("needs"), "{err}");
+/// let tight = Limits { max_expr_bytes: 8, ..l };
+/// let err = command("(N,4):(1,N)", &[], "c", Some("coords"), &tight).unwrap_err();
+/// assert!(err.contains("max_expr_bytes = 8"), "{err}");
 /// ```
 pub fn command(
-    text: &str,
-    assumes: &[&str],
-    lang: &str,
-    input: Option<&str>,
-) -> Result<String, String> {
-    command_within(text, assumes, lang, input, &Limits::default())
-}
-
-/// [`command`] with `limits` (its `max_expr_bytes` bounds the text).
-///
-/// # Errors
-/// As [`command`], or text longer than `limits.max_expr_bytes`.
-///
-/// ```
-/// let tight = hlayout::Limits { max_expr_bytes: 8, ..Default::default() };
-/// let err = hlayout_cli::sym_expr::command_within("(N,4):(1,N)", &[], "c", Some("coords"), &tight);
-/// assert!(err.unwrap_err().contains("max_expr_bytes = 8"));
-/// ```
-pub fn command_within(
     text: &str,
     assumes: &[&str],
     lang: &str,
@@ -95,36 +84,19 @@ pub fn command_within(
 /// the symbolic chain over its final coordinates (`input` `coords`, the
 /// default) or its row-major rank (`linear`), as [`command`]'s three lines.
 ///
+/// `limits` bound the chain and the text.
+///
 /// # Errors
-/// A bad argument or request, a refusal of an op, or a refusal naming the
-/// facts the expressions need.
+/// A bad argument or request, a refusal of an op, a refusal naming the
+/// facts the expressions need, or text longer than `limits.max_expr_bytes`.
 ///
 /// ```
 /// let json = r#"{"shape":["N",4],"ops":[["pad",[[1,0],[0,0]]]]}"#;
-/// let out = hlayout_cli::sym_expr::chain_command(json, &["N:max=64"], "c", None).unwrap();
+/// let l = hlayout::Limits::default();
+/// let out = hlayout_cli::sym_expr::chain_command(json, &["N:max=64"], "c", None, &l).unwrap();
 /// assert_eq!(out, "index: i0 * 4 + i1 - 4\nvalid: i0 >= 1\nvars: i0, i1, N\n");
 /// ```
 pub fn chain_command(
-    json: &str,
-    assumes: &[&str],
-    lang: &str,
-    input: Option<&str>,
-) -> Result<String, String> {
-    chain_command_within(json, assumes, lang, input, &Limits::default())
-}
-
-/// [`chain_command`] with `limits` (for the chain's ops and the text).
-///
-/// # Errors
-/// As [`chain_command`], or text longer than `limits.max_expr_bytes`.
-///
-/// ```
-/// let json = r#"{"shape":["N",4],"ops":[["pad",[[1,0],[0,0]]]]}"#;
-/// let tight = hlayout::Limits { max_expr_bytes: 8, ..Default::default() };
-/// let err = hlayout_cli::sym_expr::chain_command_within(json, &[], "c", None, &tight);
-/// assert!(err.unwrap_err().contains("max_expr_bytes = 8"));
-/// ```
-pub fn chain_command_within(
     json: &str,
     assumes: &[&str],
     lang: &str,

@@ -5,15 +5,13 @@
 //! few ops is refused at once, naming the limit and the text's length; text
 //! of exactly the limit is answered.
 
-use std::io::Write;
-use std::process::Stdio;
 use std::time::Instant;
 
 use hlayout::Limits;
 use hlayout_cli::batch::{respond, run_with};
 use serde_json::{json, Value};
 
-use crate::cli::hlayout;
+use crate::cli::{batch_lines, hlayout};
 
 /// The ops of the doubling chain: transpose, reshape to `rows` x 4, pad a
 /// row, cut it off again; `ops` of them.
@@ -168,22 +166,15 @@ fn the_command_line_takes_max_expr_bytes() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("max_expr_bytes = 1048576"), "{err}");
     // hlayout batch --max-expr-bytes reaches the protocol; the stream goes on.
-    let mut child = hlayout()
-        .args(["batch", "--max-expr-bytes", "18"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let input = "{\"op\":\"expr\",\"layout\":\"(4,6):(1,4)\",\"lang\":\"c\"}\n{\"op\":\"expr\",\"layout\":\"8:1\",\"lang\":\"c\"}\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let input = concat!(
+        "{\"op\":\"expr\",\"layout\":\"(4,6):(1,4)\",\"lang\":\"c\"}\n",
+        "{\"op\":\"expr\",\"layout\":\"8:1\",\"lang\":\"c\"}\n",
+    );
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
-        "{\"error\":\"expr: request exceeds the limit max_expr_bytes = 18 (got 19)\"}\n{\"index\":\"i\",\"valid\":\"1\"}\n"
+        batch_lines(&["batch", "--max-expr-bytes", "18"], input),
+        [
+            r#"{"error":"expr: request exceeds the limit max_expr_bytes = 18 (got 19)"}"#,
+            r#"{"index":"i","valid":"1"}"#,
+        ]
     );
 }
