@@ -147,7 +147,8 @@ pub enum Error {
     LimitExceeded {
         /// The limit's name, e.g. `"max_rank"` (a field of [`Limits`](crate::Limits)).
         limit: &'static str,
-        /// The request's size.
+        /// The request's size; `u64::MAX` when it is too large to count
+        /// (then displayed as "more than" the limit).
         value: u64,
         /// The limit's value.
         max: u64,
@@ -263,6 +264,9 @@ impl fmt::Display for Error {
             }
             Error::NeedsFacts { op, why, needs } => {
                 write!(f, "{op}: {why}; needs {}", needs.join(" and "))
+            }
+            Error::LimitExceeded { limit, value, max } if *value == u64::MAX => {
+                write!(f, "request exceeds the limit {limit} = {max} (got more than {max})")
             }
             Error::LimitExceeded { limit, value, max } => {
                 write!(f, "request exceeds the limit {limit} = {max} (got {value})")

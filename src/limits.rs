@@ -27,6 +27,7 @@
 //! | `chain` | each op polynomial in n and v; a stack's merge walks at most 2^16 points | `max_ops`, `max_rank` |
 //! | `chain` offsets | one evaluation per offset and view | offsets · v ≤ `max_reply_elements` |
 //! | `expr` | polynomial in n; nesting one level per view | `codegen::MAX_STACK_VIEWS` |
+//! | `expr` text (and a chain's `"expr"`) | O(kernel nodes) to measure, then O(text) | `max_expr_bytes` |
 //!
 //! A budget that runs out answers [`Error::BudgetExceeded`] ("undecided"),
 //! never a guess.
@@ -69,6 +70,16 @@ pub const DEFAULT_MAX_DEGREE: usize = 8;
 /// Default [`Limits::max_terms`]: 64 terms in one polynomial.
 pub const DEFAULT_MAX_TERMS: usize = 64;
 
+/// Default [`Limits::max_expr_bytes`]: 1 MiB of kernel text (index and
+/// validity together), like [`DEFAULT_MAX_LINE_BYTES`] for a request. The
+/// longest kernel text of the 165 tinygrad chains of `tests/data` is 397
+/// bytes (any language, either input), so real kernels stay thousands of
+/// times under it, while a chain whose text doubles every few ops (a
+/// transpose, a reshape, a pad and a cut, repeated) passes it at 54 ops
+/// (1.2 MB of C); at 64 ops its C text would be 177 GB, refused in
+/// milliseconds.
+pub const DEFAULT_MAX_EXPR_BYTES: usize = 1 << 20;
+
 /// Bounds on one request, checked before any work starts.
 ///
 /// ```
@@ -105,13 +116,20 @@ pub struct Limits {
     /// Most terms in one polynomial. With `max_degree` it bounds the cost of
     /// every polynomial operation (products are quadratic in the terms).
     pub max_terms: usize,
+    /// Longest kernel text, in bytes: the index and validity expressions of
+    /// one kernel together, in the language asked for. The text writes every
+    /// shared sub-expression out each time it is used (C has no let in an
+    /// expression), so it can grow exponentially with a chain's ops although
+    /// the kernel itself grows linearly; it is measured before it is written
+    /// (`Kernel::render_within`).
+    pub max_expr_bytes: usize,
 }
 
 impl Limits {
     /// The defaults: [`DEFAULT_MAX_RANK`], [`DEFAULT_MAX_DEPTH`],
     /// [`DEFAULT_MAX_REPLY_ELEMENTS`], [`DEFAULT_MAX_LINE_BYTES`],
     /// [`DEFAULT_MAX_OPS`], [`DEFAULT_MAX_SYMBOLS`], [`DEFAULT_MAX_DEGREE`],
-    /// [`DEFAULT_MAX_TERMS`].
+    /// [`DEFAULT_MAX_TERMS`], [`DEFAULT_MAX_EXPR_BYTES`].
     ///
     /// ```
     /// assert_eq!(hlayout::Limits::DEFAULT, hlayout::Limits::default());
@@ -125,6 +143,7 @@ impl Limits {
         max_symbols: DEFAULT_MAX_SYMBOLS,
         max_degree: DEFAULT_MAX_DEGREE,
         max_terms: DEFAULT_MAX_TERMS,
+        max_expr_bytes: DEFAULT_MAX_EXPR_BYTES,
     };
 
     /// `Ok` when `rank <= max_rank`. O(1).
@@ -203,6 +222,20 @@ impl Limits {
     /// ```
     pub fn check_evaluations(&self, count: u64, views: u64) -> Result<()> {
         self.check_elements(count.saturating_mul(views.max(1)))
+    }
+
+    /// `Ok` when a kernel text of `bytes` bytes is allowed. O(1).
+    ///
+    /// # Errors
+    /// [`Error::LimitExceeded`] naming `max_expr_bytes`.
+    ///
+    /// ```
+    /// let l = hlayout::Limits::default();
+    /// assert!(l.check_expr_bytes(1 << 20).is_ok());
+    /// assert!(l.check_expr_bytes((1 << 20) + 1).is_err());
+    /// ```
+    pub fn check_expr_bytes(&self, bytes: u64) -> Result<()> {
+        check("max_expr_bytes", bytes, self.max_expr_bytes as u64)
     }
 
     /// Checks a layout's leaves against `max_rank` and its nesting against

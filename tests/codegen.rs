@@ -110,6 +110,7 @@ fn protocol_holds(k: &Kernel, want: &[i64], what: &str) {
 fn exact(k: Kernel, want: &[i64], what: &str) -> Kernel {
     assert_eq!(interpret(&k), want, "{what}: {:?}", k.c());
     protocol_holds(&k, want, what);
+    crate::expr_limit::text_len_is_exact(&k);
     k
 }
 

@@ -12,6 +12,7 @@ mod cute_core;
 mod draw;
 mod draw_tv;
 mod edge_cases;
+mod expr_limit;
 mod layout_props;
 mod loop_nest;
 mod merge_props;

@@ -211,6 +211,7 @@ fn check(c: &Chain, t: &SymViewStack, per: usize, tally: &mut Tally, runs: &mut 
     for input in [Input::Coords, Input::Linear] {
         let k = codegen::sym_stack(t, &c.syms, input)
             .unwrap_or_else(|e| panic!("{text} {input:?}: {e}"));
+        crate::expr_limit::text_len_is_exact(k.kernel());
         for values in c.bindings(per) {
             let (a, concrete) = c.concrete(&values).unwrap();
             let what = format!("{text} {input:?} at {values:?}: {:?}", k.kernel().c());

@@ -108,6 +108,7 @@ fn runs() -> Vec<Run> {
         let l = SymLayout::parse(text, &mut s).unwrap_or_else(|e| panic!("{text}: {e}"));
         for input in [Input::Linear, Input::Coords] {
             let k = codegen::sym_layout(&l, &s, input).unwrap_or_else(|e| panic!("{text}: {e}"));
+            crate::expr_limit::text_len_is_exact(k.kernel());
             for values in bindings(&s) {
                 let concrete = l.bind(&s, &values).unwrap();
                 let ck = codegen::layout(&concrete, input).unwrap();

@@ -351,7 +351,7 @@ fn chain(f: &Fields, limits: &Limits) -> Result<Reply, String> {
         Some(v) => fields::boolean(v, "offsets")?,
     };
     let t = chain_stack(f, limits)?;
-    let extra = crate::expr::chain_expr(f, &t)?;
+    let extra = crate::expr::chain_expr(f, &t, limits)?;
     if listed {
         let size = u64::try_from(t.size()).unwrap_or(u64::MAX);
         let views = t.views().len() as u64;

@@ -74,7 +74,7 @@ fn answer(req: &Fields, op: &str, limits: &Limits) -> Result<Value, String> {
             Ok(json!({ "offsets": c.offsets().collect::<Vec<_>>() }))
         }
         "coalesce" => out(composed(req, "layout", limits)?.coalesce()),
-        "expr" => crate::expr::composed_expr(req, &composed(req, "layout", limits)?),
+        "expr" => crate::expr::composed_expr(req, &composed(req, "layout", limits)?, limits),
         "complement" => {
             let c = composed(req, "layout", limits)?;
             let cotarget = match req.optional("cotarget") {

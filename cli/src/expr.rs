@@ -39,10 +39,13 @@ fn input(name: &str, field: &str) -> Result<Input, String> {
     name.parse().map_err(|e| format!("{field}: {e}"))
 }
 
-/// `{"index": E, "valid": P}` of `k` in `lang`.
-fn texts(k: &Kernel, lang: Lang) -> (Value, Value) {
-    let (index, valid) = k.render(lang);
-    (Value::from(index), Value::from(valid))
+/// `{"index": E, "valid": P}` of `k` in `lang`, or the refusal of text
+/// longer than `limits.max_expr_bytes` (measured before it is written).
+fn texts(k: &Kernel, lang: Lang, limits: &Limits) -> Result<(Value, Value), String> {
+    let (index, valid) = k
+        .render_within(lang, limits)
+        .map_err(|e| format!("expr: {e}"))?;
+    Ok((Value::from(index), Value::from(valid)))
 }
 
 /// The `expr` request: `{"op":"expr","layout":L,"lang":"c"}`, the layout's
@@ -56,7 +59,7 @@ pub(crate) fn layout_expr(f: &Fields, limits: &Limits) -> Result<Value, String> 
     let l = f.layout("layout", limits)?;
     let lang = lang(f.required("lang")?, "lang")?;
     let k = codegen::layout(&l, Input::Linear).map_err(|e| format!("expr: {e}"))?;
-    let (index, valid) = texts(&k, lang);
+    let (index, valid) = texts(&k, lang, limits)?;
     Ok(json!({ "index": index, "valid": valid }))
 }
 
@@ -68,10 +71,14 @@ pub(crate) fn layout_expr(f: &Fields, limits: &Limits) -> Result<Value, String> 
 /// let out = hlayout_cli::batch::respond(req);
 /// assert_eq!(out, r#"{"index":"i + i / 2 * (1 - (i - i / 2 * 2) * 2)","valid":"1"}"#);
 /// ```
-pub(crate) fn composed_expr(f: &Fields, c: &ComposedLayout) -> Result<Value, String> {
+pub(crate) fn composed_expr(
+    f: &Fields,
+    c: &ComposedLayout,
+    limits: &Limits,
+) -> Result<Value, String> {
     let lang = lang(f.required("lang")?, "lang")?;
     let k = codegen::composed(c, Input::Linear).map_err(|e| format!("expr: {e}"))?;
-    let (index, valid) = texts(&k, lang);
+    let (index, valid) = texts(&k, lang, limits)?;
     Ok(json!({ "index": index, "valid": valid }))
 }
 
@@ -84,12 +91,16 @@ pub(crate) fn composed_expr(f: &Fields, c: &ComposedLayout) -> Result<Value, Str
 /// let out: serde_json::Value = serde_json::from_str(&hlayout_cli::batch::respond(req)).unwrap();
 /// assert_eq!((&out["index"], &out["valid"]), (&"i0 - 1".into(), &"i0 >= 1".into()));
 /// ```
-pub(crate) fn chain_expr(f: &Fields, t: &ViewStack) -> Result<Map<String, Value>, String> {
+pub(crate) fn chain_expr(
+    f: &Fields,
+    t: &ViewStack,
+    limits: &Limits,
+) -> Result<Map<String, Value>, String> {
     let Some((lang, input)) = chain_expr_fields(f)? else {
         return Ok(Map::new());
     };
     let k = codegen::stack(t, input).map_err(|e| format!("expr: {e}"))?;
-    Ok(kernel_fields(&k, lang))
+    kernel_fields(&k, lang, limits)
 }
 
 /// The `"expr"` (a language) and `"expr_input"` (default `coords`) fields of
@@ -115,18 +126,25 @@ pub(crate) fn chain_expr_fields(f: &Fields) -> Result<Option<(Lang, Input)>, Str
 }
 
 /// The reply's `"index"` and `"valid"` fields: `k` rendered in `lang`.
-pub(crate) fn kernel_fields(k: &Kernel, lang: Lang) -> Map<String, Value> {
-    let (index, valid) = texts(k, lang);
+///
+/// # Errors
+/// Text longer than `limits.max_expr_bytes`.
+pub(crate) fn kernel_fields(
+    k: &Kernel,
+    lang: Lang,
+    limits: &Limits,
+) -> Result<Map<String, Value>, String> {
+    let (index, valid) = texts(k, lang, limits)?;
     let mut out = Map::new();
     out.insert("index".into(), index);
     out.insert("valid".into(), valid);
-    out
+    Ok(out)
 }
 
 /// `hlayout expr`: the arguments after `expr`, answered as two lines
 /// (`index: …`, `valid: …`).
 ///
-/// `[--lang c|cuda|rust|python] [--input linear|coords] (LAYOUT | --chain JSON)`,
+/// `[--lang c|cuda|rust|python] [--input linear|coords] [--max-expr-bytes N] (LAYOUT | --chain JSON)`,
 /// where LAYOUT is layout text or composed text (`Sw<B,M,S> o O o L`) and
 /// JSON a chain request's `{"shape": [..], "ops": [..]}`. A layout defaults
 /// to its row-major rank `i`, a chain to its coordinates.
@@ -144,6 +162,7 @@ pub(crate) fn kernel_fields(k: &Kernel, lang: Lang) -> Map<String, Value> {
 /// ```
 pub fn command(args: &[&str]) -> Result<String, String> {
     let (mut lang, mut input, mut chain, mut layout) = (Lang::C, None, None, None);
+    let mut limits = Limits::default();
     let mut it = args.iter();
     while let Some(&a) = it.next() {
         let mut value = || it.next().copied().ok_or(format!("{a} needs a value"));
@@ -151,6 +170,12 @@ pub fn command(args: &[&str]) -> Result<String, String> {
             "--lang" => lang = value()?.parse().map_err(|e| format!("--lang: {e}"))?,
             "--input" => input = Some(self::input(value()?, "--input")?),
             "--chain" => chain = Some(value()?),
+            "--max-expr-bytes" => {
+                let n = value()?;
+                limits.max_expr_bytes = n
+                    .parse()
+                    .map_err(|_| format!("--max-expr-bytes: expected a byte count, got '{n}'"))?;
+            }
             text if layout.is_none() && !text.starts_with("--") => layout = Some(text),
             other => return Err(format!("unexpected argument '{other}'")),
         }
@@ -174,6 +199,6 @@ pub fn command(args: &[&str]) -> Result<String, String> {
         }
         _ => return Err("expected one LAYOUT or one --chain JSON".into()),
     };
-    let (index, valid) = k.render(lang);
+    let (index, valid) = k.render_within(lang, &limits).map_err(|e| e.to_string())?;
     Ok(format!("index: {index}\nvalid: {valid}\n"))
 }

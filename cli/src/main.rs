@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::{value_parser, Arg, ArgMatches, Command};
 use hlayout::codegen::{Input, Lang};
+use hlayout::limits::DEFAULT_MAX_EXPR_BYTES;
 use hlayout::limits::{
     DEFAULT_MAX_DEGREE, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_OPS,
     DEFAULT_MAX_RANK, DEFAULT_MAX_REPLY_ELEMENTS, DEFAULT_MAX_SYMBOLS, DEFAULT_MAX_TERMS,
@@ -152,6 +153,7 @@ fn command() -> Command {
                         .help("Variables: coordinates i0, i1, ... or the row-major rank i (default: linear for a layout, coords for a chain)"),
                 )
                 .arg(assume_arg())
+                .arg(limit("max-expr-bytes", "Longest kernel text (index and valid together), in bytes", DEFAULT_MAX_EXPR_BYTES as u64))
                 .arg(
                     Arg::new("chain")
                         .long("chain")
@@ -179,7 +181,8 @@ fn command() -> Command {
                 .arg(limit("max-ops", "Most movement ops in one chain", DEFAULT_MAX_OPS as u64))
                 .arg(limit("max-symbols", "Most symbols in one request (at most 255)", DEFAULT_MAX_SYMBOLS as u64))
                 .arg(limit("max-degree", "Most factors in one monomial of a polynomial (at most 8)", DEFAULT_MAX_DEGREE as u64))
-                .arg(limit("max-terms", "Most terms in one polynomial", DEFAULT_MAX_TERMS as u64)),
+                .arg(limit("max-terms", "Most terms in one polynomial", DEFAULT_MAX_TERMS as u64))
+                .arg(limit("max-expr-bytes", "Longest kernel text (index and valid together), in bytes", DEFAULT_MAX_EXPR_BYTES as u64)),
         )
 }
 
@@ -301,6 +304,7 @@ fn limits(m: &ArgMatches) -> Limits {
         max_symbols: size("max-symbols"),
         max_degree: size("max-degree"),
         max_terms: size("max-terms"),
+        max_expr_bytes: size("max-expr-bytes"),
     }
 }
 
@@ -390,6 +394,14 @@ fn main() -> ExitCode {
         Some(("expr", m)) => {
             let get = |name: &str| m.get_one::<String>(name).map(String::as_str);
             let (assumes, lang) = (many(m, "assume"), get("lang").unwrap_or("c"));
+            let max_bytes = m.get_one::<u64>("max-expr-bytes").copied();
+            let max_bytes = max_bytes.map_or(DEFAULT_MAX_EXPR_BYTES, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            });
+            let limits = Limits {
+                max_expr_bytes: max_bytes,
+                ..Limits::default()
+            };
             let symbolic = match (get("LAYOUT"), get("chain")) {
                 (Some(text), None)
                     if hlayout_cli::symbolic::text_has_symbol(text) && !text.contains("Sw<") =>
@@ -399,11 +411,18 @@ fn main() -> ExitCode {
                         &assumes,
                         lang,
                         get("input"),
+                        &limits,
                     ))
                 }
-                (None, Some(json)) if symbolic_chain(json) => Some(
-                    hlayout_cli::sym_expr::chain_command(json, &assumes, lang, get("input")),
-                ),
+                (None, Some(json)) if symbolic_chain(json) => {
+                    Some(hlayout_cli::sym_expr::chain_command(
+                        json,
+                        &assumes,
+                        lang,
+                        get("input"),
+                        &limits,
+                    ))
+                }
                 _ => None,
             };
             if let Some(out) = symbolic {
@@ -413,7 +432,9 @@ fn main() -> ExitCode {
                 eprintln!("hlayout expr: {e}");
                 return ExitCode::FAILURE;
             }
+            let max_text = max_bytes.to_string();
             let mut args = vec!["--lang", get("lang").unwrap_or("c")];
+            args.extend(["--max-expr-bytes", &max_text]);
             if let Some(input) = get("input") {
                 args.extend(["--input", input]);
             }

@@ -64,7 +64,7 @@ pub(crate) fn chain(f: &Fields, syms: &mut Symbols, limits: &Limits) -> Result<R
     if let Some((lang, input)) = expr {
         let k = codegen::sym_stack(&t, syms, input)
             .map_err(|e| ChainError::Lib(String::new(), Box::new(e)))?;
-        out.extend(crate::expr::kernel_fields(k.kernel(), lang));
+        out.extend(crate::expr::kernel_fields(k.kernel(), lang, limits)?);
     }
     if f.optional("bind").is_some() && !listed {
         // Checked (a binding must name used symbols within their

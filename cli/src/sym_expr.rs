@@ -27,6 +27,7 @@ pub(crate) fn layout_expr(
     f: &Fields,
     l: &SymLayout,
     syms: &Symbols,
+    limits: &Limits,
 ) -> Result<Result<Value, hlayout::Error>, String> {
     let lang = f.required("lang")?;
     let lang: Lang = match lang.as_str() {
@@ -39,48 +40,60 @@ pub(crate) fn layout_expr(
             ))
         }
     };
-    Ok(codegen::sym_layout(l, syms, Input::Linear).map(|k| {
-        let (index, valid) = k.kernel().render(lang);
-        json!({ "index": index, "valid": valid })
+    Ok(codegen::sym_layout(l, syms, Input::Linear).and_then(|k| {
+        let (index, valid) = k.kernel().render_within(lang, limits)?;
+        Ok(json!({ "index": index, "valid": valid }))
     }))
 }
 
 /// `hlayout expr` of layout text with symbols: two lines (`index: …`,
-/// `valid: …`) and a third naming the variables (`vars: i, N`).
+/// `valid: …`) and a third naming the variables (`vars: i, N`); the text
+/// at most `limits.max_expr_bytes` long.
 ///
 /// # Errors
-/// A bad argument, a parse error, or a refusal naming the facts needed.
+/// A bad argument, a parse error, a refusal naming the facts needed, or
+/// text longer than `limits.max_expr_bytes`.
 ///
 /// ```
-/// let out = hlayout_cli::sym_expr::command("(N,4):(1,N)", &["N:max=64"], "c", Some("coords")).unwrap();
+/// use hlayout::Limits;
+/// use hlayout_cli::sym_expr::command;
+/// let l = Limits::default();
+/// let out = command("(N,4):(1,N)", &["N:max=64"], "c", Some("coords"), &l).unwrap();
 /// assert_eq!(out, "index: i0 + i1 * N\nvalid: 1\nvars: i0, i1, N\n");
-/// let err = hlayout_cli::sym_expr::command("(M,N):(1,M)", &[], "c", None).unwrap_err();
+/// let err = command("(M,N):(1,M)", &[], "c", None, &l).unwrap_err();
 /// assert!(err.contains("needs"), "{err}");
+/// let tight = Limits { max_expr_bytes: 8, ..l };
+/// let err = command("(N,4):(1,N)", &[], "c", Some("coords"), &tight).unwrap_err();
+/// assert!(err.contains("max_expr_bytes = 8"), "{err}");
 /// ```
 pub fn command(
     text: &str,
     assumes: &[&str],
     lang: &str,
     input: Option<&str>,
+    limits: &Limits,
 ) -> Result<String, String> {
     let mut syms = crate::symbolic::symbols_of(assumes)?;
     let l = SymLayout::parse(text, &mut syms).map_err(|e| format!("{text}: {e}"))?;
     let (lang, input) = lang_input(lang, input, Input::Linear)?;
     let k = codegen::sym_layout(&l, &syms, input).map_err(|e| e.to_string())?;
-    Ok(lines(&k, lang))
+    lines(&k, lang, limits)
 }
 
 /// `hlayout expr --chain JSON` with symbols (or `--assume`): the kernel of
 /// the symbolic chain over its final coordinates (`input` `coords`, the
 /// default) or its row-major rank (`linear`), as [`command`]'s three lines.
 ///
+/// `limits` bound the chain and the text.
+///
 /// # Errors
-/// A bad argument or request, a refusal of an op, or a refusal naming the
-/// facts the expressions need.
+/// A bad argument or request, a refusal of an op, a refusal naming the
+/// facts the expressions need, or text longer than `limits.max_expr_bytes`.
 ///
 /// ```
 /// let json = r#"{"shape":["N",4],"ops":[["pad",[[1,0],[0,0]]]]}"#;
-/// let out = hlayout_cli::sym_expr::chain_command(json, &["N:max=64"], "c", None).unwrap();
+/// let l = hlayout::Limits::default();
+/// let out = hlayout_cli::sym_expr::chain_command(json, &["N:max=64"], "c", None, &l).unwrap();
 /// assert_eq!(out, "index: i0 * 4 + i1 - 4\nvalid: i0 >= 1\nvars: i0, i1, N\n");
 /// ```
 pub fn chain_command(
@@ -88,16 +101,17 @@ pub fn chain_command(
     assumes: &[&str],
     lang: &str,
     input: Option<&str>,
+    limits: &Limits,
 ) -> Result<String, String> {
     let mut syms = crate::symbolic::symbols_of(assumes)?;
     let req = crate::fields::parse_json(json).map_err(|e| format!("--chain: {e}"))?;
     let obj = req.as_object().ok_or("--chain: expected a JSON object")?;
     let f = Fields::new(obj, "chain", &["shape", "ops"])?;
-    let (t, _, _) = crate::sym_chain::stack(&f, &mut syms, &Limits::default())
+    let (t, _, _) = crate::sym_chain::stack(&f, &mut syms, limits)
         .map_err(crate::sym_chain::ChainError::message)?;
     let (lang, input) = lang_input(lang, input, Input::Coords)?;
     let k = codegen::sym_stack(&t, &syms, input).map_err(|e| e.to_string())?;
-    Ok(lines(&k, lang))
+    lines(&k, lang, limits)
 }
 
 /// The `--lang` and `--input` arguments (`input` defaults to `default`).
@@ -110,12 +124,16 @@ fn lang_input(lang: &str, input: Option<&str>, default: Input) -> Result<(Lang, 
     Ok((lang, input))
 }
 
-/// `index: …`, `valid: …` and `vars: …` lines of a symbolic kernel.
-fn lines(k: &SymKernel, lang: Lang) -> String {
-    let (index, valid) = k.kernel().render(lang);
+/// `index: …`, `valid: …` and `vars: …` lines of a symbolic kernel, or the
+/// refusal of text longer than `limits.max_expr_bytes`.
+fn lines(k: &SymKernel, lang: Lang, limits: &Limits) -> Result<String, String> {
+    let (index, valid) = k
+        .kernel()
+        .render_within(lang, limits)
+        .map_err(|e| e.to_string())?;
     let vars: Vec<&str> = k.kernel().vars().iter().map(|v| v.name.as_str()).collect();
-    format!(
+    Ok(format!(
         "index: {index}\nvalid: {valid}\nvars: {}\n",
         vars.join(", ")
-    )
+    ))
 }

@@ -249,7 +249,7 @@ fn answer(req: &Req, op: &str, allowed: &[&str], limits: &Limits) -> Result<Repl
         }
         "expr" => {
             let l = layout("layout", &mut syms)?;
-            let reply = crate::sym_expr::layout_expr(&f, &l, &syms)?;
+            let reply = crate::sym_expr::layout_expr(&f, &l, &syms, limits)?;
             Ok(Reply::Json(reply.map_err(|e| lib("", e))?))
         }
         "chain" => crate::sym_chain::chain(&f, &mut syms, limits).map_err(|e| match e {

@@ -20,7 +20,7 @@ pub(crate) fn assert_usage_error(args: &[&str]) {
 
 /// Runs `hlayout ARGS` with `input` on stdin; asserts exit 0 and returns the
 /// reply lines.
-fn batch_lines(args: &[&str], input: &str) -> Vec<String> {
+pub(crate) fn batch_lines(args: &[&str], input: &str) -> Vec<String> {
     let mut child = hlayout()
         .args(args)
         .stdin(Stdio::piped())

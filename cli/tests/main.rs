@@ -10,6 +10,7 @@ mod cli;
 mod composed;
 mod draw;
 mod expr_cases;
+mod expr_limit;
 mod foundation_cases;
 mod hostile;
 mod merge_cases;

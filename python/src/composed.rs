@@ -361,7 +361,7 @@ impl PyComposedLayout {
     fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
         let lang = kernel::lang(lang)?;
         let k = hlayout::codegen::composed(&self.inner, kernel::input(input)?).py()?;
-        Ok(k.render(lang))
+        kernel::text(&k, lang)
     }
 
     fn __str__(&self) -> String {

@@ -18,6 +18,13 @@ pub(crate) fn lang(name: &str) -> PyResult<Lang> {
         .map_err(|e| PyValueError::new_err(format!("argument 'lang': {e}")))
 }
 
+/// `(index, valid)` of `k` as text in `lang`, or `LimitExceededError` when
+/// the text would be longer than the default `max_expr_bytes` (measured in
+/// O(nodes) before it is written; `Kernel::render_within`).
+pub(crate) fn text(k: &Kernel, lang: Lang) -> PyResult<(String, String)> {
+    k.render_within(lang, &hlayout::Limits::default()).py()
+}
+
 /// `input` as the crate's kernel input: one of [`Input::NAMES`], `"linear"`
 /// (one variable `i`, the row-major rank) or `"coords"` (one variable per
 /// dimension, `i0, i1, …`).
@@ -82,25 +89,27 @@ impl PyKernel {
 #[pymethods]
 impl PyKernel {
     /// `(index, valid)` as text in `lang` (`"c"`, `"cuda"`, `"rust"` or
-    /// `"python"`), over the variables named in `vars`.
+    /// `"python"`), over the variables named in `vars`. Raises
+    /// `LimitExceededError` (limit `max_expr_bytes`) for text longer than
+    /// 1 MiB, which a long chain's shared sub-expressions can reach.
     ///
     /// >>> ViewStack([4]).pad([(1, 0)]).kernel().render("c")
     /// ('i0 - 1', 'i0 >= 1')
     #[pyo3(signature = (lang="c"))]
     fn render(&self, lang: &str) -> PyResult<(String, String)> {
-        Ok(self.inner.render(self::lang(lang)?))
+        text(&self.inner, self::lang(lang)?)
     }
 
     /// The index expression as text in `lang`.
     #[pyo3(signature = (lang="c"))]
     fn index(&self, lang: &str) -> PyResult<String> {
-        Ok(self.inner.render(self::lang(lang)?).0)
+        Ok(text(&self.inner, self::lang(lang)?)?.0)
     }
 
     /// The validity expression as text in `lang`.
     #[pyo3(signature = (lang="c"))]
     fn valid(&self, lang: &str) -> PyResult<String> {
-        Ok(self.inner.render(self::lang(lang)?).1)
+        Ok(text(&self.inner, self::lang(lang)?)?.1)
     }
 
     /// The input variables as `(name, extent)`: each ranges over `[0, extent)`.
@@ -195,9 +204,9 @@ impl PyKernel {
     }
 
     /// `index: …` and `valid: …` in C, one per line (as `hlayout expr` prints).
-    fn __str__(&self) -> String {
-        let (index, valid) = self.inner.render(Lang::C);
-        format!("index: {index}\nvalid: {valid}")
+    fn __str__(&self) -> PyResult<String> {
+        let (index, valid) = text(&self.inner, Lang::C)?;
+        Ok(format!("index: {index}\nvalid: {valid}"))
     }
 
     /// The expression that rebuilds the kernel from its source.
@@ -215,14 +224,21 @@ impl PyKernel {
         }
     }
 
-    /// Kernels are equal when their variables and their texts are.
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+    /// Kernels are equal when their variables and their texts are; a text
+    /// longer than `max_expr_bytes` raises `LimitExceededError`.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(other) = other.downcast::<PyKernel>() else {
-            return false;
+            return Ok(false);
         };
-        let other = other.get();
-        self.inner.vars() == other.inner.vars()
-            && self.inner.render(Lang::Python) == other.inner.render(Lang::Python)
-            && self.inner.render(Lang::C) == other.inner.render(Lang::C)
+        let (a, b) = (&self.inner, &other.get().inner);
+        if a.vars() != b.vars() {
+            return Ok(false);
+        }
+        for lang in [Lang::Python, Lang::C] {
+            if a.text_len(lang) != b.text_len(lang) || text(a, lang)? != text(b, lang)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }

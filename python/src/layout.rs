@@ -469,7 +469,7 @@ impl PyLayout {
     fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
         let lang = kernel::lang(lang)?;
         let k = hlayout::codegen::layout(&self.inner, kernel::input(input)?).py()?;
-        Ok(k.render(lang))
+        kernel::text(&k, lang)
     }
 
     fn __hash__(&self) -> u64 {

@@ -87,5 +87,5 @@ pub(crate) fn expr(
 ) -> PyResult<(String, String)> {
     let lang = kernel::lang(lang)?;
     let k = build(kernel::input(input)?).py()?;
-    Ok(k.kernel().render(lang))
+    kernel::text(k.kernel(), lang)
 }

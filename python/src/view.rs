@@ -282,7 +282,7 @@ impl PyView {
     fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
         let lang = kernel::lang(lang)?;
         let k = hlayout::codegen::view(&self.inner, kernel::input(input)?).py()?;
-        Ok(k.render(lang))
+        kernel::text(&k, lang)
     }
 
     /// The view's value: layout, `+offset`, windows, `if` constraints.
@@ -484,7 +484,7 @@ impl PyViewStack {
     fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
         let lang = kernel::lang(lang)?;
         let k = hlayout::codegen::stack(&self.inner, kernel::input(input)?).py()?;
-        Ok(k.render(lang))
+        kernel::text(&k, lang)
     }
 
     /// The views' values, bottom first, separated by ` | `.

@@ -48,6 +48,7 @@ mod swizzle;
 mod sym;
 mod sym_bind;
 mod sym_view;
+mod text_len;
 
 pub use ir::{Kernel, Node, NodeId, Var};
 pub use loops::{loop_nest, Access, Loop, LoopNest};

@@ -7,7 +7,11 @@
 //! comparisons (Python chains `a < b < c`, Rust rejects it); a unary minus
 //! never stands before another `-` (C would read `--`).
 //!
-//! Cost: O(text length); shared sub-expressions are written out each time.
+//! Cost: O(text length); shared sub-expressions are written out each time,
+//! so the text can be exponentially longer than the kernel's DAG:
+//! [`Kernel::text_len`] measures it in O(nodes) first, and
+//! [`Kernel::render_within`] refuses text longer than
+//! [`Limits::max_expr_bytes`](crate::Limits::max_expr_bytes).
 
 use super::ir::{Kernel, Node, NodeId};
 
@@ -120,9 +124,37 @@ impl Kernel {
     }
 }
 
-struct Renderer<'a> {
-    k: &'a Kernel,
-    lang: Lang,
+/// Where a [`Renderer`] writes: a `String`, or a counter of its length
+/// (`text_len`). Both see exactly the same pieces, so a measured length is
+/// the rendered length by construction.
+pub(super) trait Sink {
+    /// Appends literal text.
+    fn text(&mut self, s: &str);
+    /// Appends an integer literal, in decimal.
+    fn int(&mut self, c: i64);
+    /// Appends the text of node `id` (a `String` writes it; a counter may
+    /// reuse the length it measured for `id` before).
+    fn node(&mut self, r: &Renderer<'_>, id: NodeId);
+}
+
+impl Sink for String {
+    fn text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+
+    fn int(&mut self, c: i64) {
+        use std::fmt::Write as _;
+        let _ = write!(self, "{c}");
+    }
+
+    fn node(&mut self, r: &Renderer<'_>, id: NodeId) {
+        r.write(id, self);
+    }
+}
+
+pub(super) struct Renderer<'a> {
+    pub(super) k: &'a Kernel,
+    pub(super) lang: Lang,
 }
 
 impl Renderer<'_> {
@@ -154,28 +186,27 @@ impl Renderer<'_> {
     }
 
     /// Writes the text of `id`, parenthesised unless it binds at least `need`.
-    fn wrap(&self, id: NodeId, need: u8, out: &mut String) {
+    fn wrap<S: Sink>(&self, id: NodeId, need: u8, out: &mut S) {
         if self.prec(id) >= need {
-            self.write(id, out);
+            out.node(self, id);
         } else {
-            out.push('(');
-            self.write(id, out);
-            out.push(')');
+            out.text("(");
+            out.node(self, id);
+            out.text(")");
         }
     }
 
     /// `a op b`, the left operand binding at least `l`, the right `r`.
-    fn bin(&self, a: NodeId, op: &str, b: NodeId, (l, r): (u8, u8), out: &mut String) {
+    fn bin<S: Sink>(&self, a: NodeId, op: &str, b: NodeId, (l, r): (u8, u8), out: &mut S) {
         self.wrap(a, l, out);
-        out.push(' ');
-        out.push_str(op);
-        out.push(' ');
+        out.text(" ");
+        out.text(op);
+        out.text(" ");
         self.wrap(b, r, out);
     }
 
     /// Writes the text of `id`.
-    fn write(&self, id: NodeId, out: &mut String) {
-        use std::fmt::Write as _;
+    pub(super) fn write<S: Sink>(&self, id: NodeId, out: &mut S) {
         let py = self.lang == Lang::Python;
         // Binary operators associate to the left; comparisons take
         // arithmetic operands only.
@@ -184,12 +215,10 @@ impl Renderer<'_> {
         match self.k.nodes()[id as usize] {
             // Its magnitude is no literal of the type: C would read
             // `-9223372036854775808` as the negation of an unsigned or wider one.
-            Node::Const(i64::MIN) => out.push_str("-9223372036854775807 - 1"),
-            Node::Const(c) => {
-                let _ = write!(out, "{c}");
-            }
-            Node::Var(k) => out.push_str(&self.k.vars()[k].name),
-            Node::Bool(b) => out.push_str(match (self.lang, b) {
+            Node::Const(i64::MIN) => out.text("-9223372036854775807 - 1"),
+            Node::Const(c) => out.int(c),
+            Node::Var(k) => out.text(&self.k.vars()[k].name),
+            Node::Bool(b) => out.text(match (self.lang, b) {
                 (Lang::C, true) => "1",
                 (Lang::C, false) => "0",
                 (Lang::Rust, true) => "true",
@@ -207,8 +236,8 @@ impl Renderer<'_> {
                     (Node::Div(..), false) => " / ",
                     _ => " % ",
                 };
-                out.push_str(op);
-                let _ = write!(out, "{c}");
+                out.text(op);
+                out.int(c);
             }
             Node::DivBy(a, d) => self.bin(a, if py { "//" } else { "/" }, d, left(MUL), out),
             Node::ModBy(a, d) => self.bin(a, "%", d, left(MUL), out),
@@ -221,36 +250,36 @@ impl Renderer<'_> {
             Node::And(a, b) => self.bin(a, if py { "and" } else { "&&" }, b, left(AND), out),
             Node::Or(a, b) => self.bin(a, if py { "or" } else { "||" }, b, left(OR), out),
             Node::Not(a) if py => {
-                out.push_str("not ");
+                out.text("not ");
                 self.wrap(a, NOT_PY, out);
             }
             Node::Not(a) => {
-                out.push('!');
+                out.text("!");
                 self.wrap(a, UNARY, out);
             }
             Node::Select(c, a, b) => match self.lang {
                 Lang::C => {
                     self.wrap(c, TERNARY + 1, out);
-                    out.push_str(" ? ");
+                    out.text(" ? ");
                     self.wrap(a, TERNARY + 1, out);
-                    out.push_str(" : ");
+                    out.text(" : ");
                     self.wrap(b, TERNARY, out);
                 }
                 Lang::Python => {
                     self.wrap(a, TERNARY + 1, out);
-                    out.push_str(" if ");
+                    out.text(" if ");
                     self.wrap(c, TERNARY + 1, out);
-                    out.push_str(" else ");
+                    out.text(" else ");
                     self.wrap(b, TERNARY, out);
                 }
                 Lang::Rust => {
-                    out.push_str("if ");
+                    out.text("if ");
                     self.wrap(c, 0, out);
-                    out.push_str(" { ");
+                    out.text(" { ");
                     self.wrap(a, 0, out);
-                    out.push_str(" } else { ");
+                    out.text(" } else { ");
                     self.wrap(b, 0, out);
-                    out.push_str(" }");
+                    out.text(" }");
                 }
             },
         }
