@@ -264,7 +264,8 @@ def _share_quotients(coords, chain_valid, gate):
     the quotient ``q`` itself (rule E1 of ``docs/codegen.md``), so a modulo in
     one coordinate can sit next to its quotient in another: two divisions
     where one does. tinygrad's ``sym`` leaves ``x - q·c`` alone.
-    One ``simplify`` per modulo and per division."""
+    At most one ``simplify`` per modulo and per division, and none when every
+    modulo's quotient is found by its key."""
     from tinygrad.uop.ops import Ops, UOp
 
     roots = list(coords) + [u for u in (chain_valid, gate) if u is not None]
@@ -276,13 +277,17 @@ def _share_quotients(coords, chain_valid, gate):
     known = {}
     for q in divs:
         known.setdefault(_quotient_key(q.src[0], q.src[1].arg), q)
-        known.setdefault(q.simplify(), q)
+    simplified = None  # built on the first modulo the keys above miss
     quotient = {}
     for m in mods:
         y, d = _quotient_key(m.src[0], m.src[1].arg)
         q = known.get((y, d))
         if q is None:
-            q = known.get((y // d).simplify())
+            if simplified is None:
+                simplified = {}
+                for div in divs:
+                    simplified.setdefault(div.simplify(), div)
+            q = simplified.get((y // d).simplify())
         if q is None:
             q = next((q for q in divs if _equal_quotient(m.src[0], m.src[1].arg, q)), None)
         if q is not None:
