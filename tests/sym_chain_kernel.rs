@@ -12,7 +12,7 @@
 //! at the same binding (`codegen::stack`).
 
 use crate::common;
-use crate::sym_kernel::{run_c, run_python, Run};
+use crate::sym_kernel::{compiled_agree, run_c, Run};
 use crate::symbolic_views::{
     abstracted, chain_ops, chains, draw_symbolic_op, numbers, symbolic_table, value_at, Chain,
     Words,
@@ -246,24 +246,6 @@ fn check(c: &Chain, t: &SymViewStack, per: usize, tally: &mut Tally, runs: &mut 
                 points,
                 want: a.data,
             });
-        }
-    }
-}
-
-/// The C (gcc under UBSan) and the Python (`eval`) of every run agree with
-/// the reference.
-fn compiled_agree(runs: &[Run]) {
-    for (name, out) in [("C", run_c(runs)), ("Python", run_python(runs))] {
-        let Some(out) = out else { continue };
-        assert_eq!(out.len(), runs.len(), "{name}");
-        for (r, got) in runs.iter().zip(&out) {
-            assert_eq!(
-                got,
-                &r.want,
-                "{name}: {:?} at {:?}",
-                r.k.kernel().c(),
-                r.values
-            );
         }
     }
 }
