@@ -330,16 +330,7 @@ fn chain_case(which: &str) -> ChainCase {
 }
 
 fn bind_op(op: &SymMovement, values: &[i64]) -> Movement {
-    let v = |p: &Poly| p.eval(values).unwrap() as i64;
-    let pairs = |a: &[(Poly, Poly)]| a.iter().map(|(x, y)| (v(x), v(y))).collect();
-    match op {
-        SymMovement::Reshape(s) => Movement::Reshape(s.iter().map(v).collect()),
-        SymMovement::Permute(p) => Movement::Permute(p.clone()),
-        SymMovement::Expand(s) => Movement::Expand(s.iter().map(v).collect()),
-        SymMovement::Pad(a) => Movement::Pad(pairs(a)),
-        SymMovement::Shrink(a) => Movement::Shrink(pairs(a)),
-        SymMovement::Flip(f) => Movement::Flip(f.clone()),
-    }
+    op.bind(values).unwrap()
 }
 
 const CHAIN_OPS: [&str; 4] = ["shrink", "permute", "reshape", "pad"];

@@ -21,16 +21,7 @@ use proptest::prelude::*;
 
 /// The concrete op at a binding.
 pub(crate) fn bind_op(op: &SymMovement, values: &[i64]) -> Movement {
-    let v = |p: &Poly| i64::try_from(p.eval(values).expect("small")).expect("i64");
-    let pairs = |a: &[(Poly, Poly)]| a.iter().map(|(x, y)| (v(x), v(y))).collect();
-    match op {
-        SymMovement::Reshape(s) => Movement::Reshape(s.iter().map(v).collect()),
-        SymMovement::Permute(p) => Movement::Permute(p.clone()),
-        SymMovement::Expand(s) => Movement::Expand(s.iter().map(v).collect()),
-        SymMovement::Pad(a) => Movement::Pad(pairs(a)),
-        SymMovement::Shrink(a) => Movement::Shrink(pairs(a)),
-        SymMovement::Flip(f) => Movement::Flip(f.clone()),
-    }
+    op.bind(values).expect("small")
 }
 
 /// `(name, min, max, divisible_by)` of each symbol.

@@ -96,6 +96,45 @@ impl SymMovement {
         Ok(movement_from!(SymMovement, parsed))
     }
 
+    /// The concrete op at a binding: every polynomial evaluated at `values`
+    /// (one per symbol, in the table's order). O(size of the argument).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] when a polynomial's value at the binding is not an
+    /// `i64` (or a value is missing).
+    ///
+    /// ```
+    /// use hlayout::symbolic::{SymMovement, Symbols};
+    /// use hlayout::Movement;
+    /// let mut s = Symbols::new();
+    /// let m = SymMovement::parse(r#"["pad",[[0,"N-1"],[1,1]]]"#, &mut s)?;
+    /// assert_eq!(m.bind(&[3])?, Movement::Pad(vec![(0, 2), (1, 1)]));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn bind(&self, values: &[i64]) -> Result<Movement> {
+        let at = |p: &Poly| -> Result<i64> {
+            p.eval(values)
+                .and_then(|v| i64::try_from(v).ok())
+                .ok_or(Error::Overflow {
+                    what: "a movement op's argument at the binding",
+                })
+        };
+        let all = |v: &[Poly]| v.iter().map(at).collect::<Result<Vec<_>>>();
+        let pairs = |v: &[(Poly, Poly)]| {
+            v.iter()
+                .map(|(a, b)| Ok((at(a)?, at(b)?)))
+                .collect::<Result<Vec<_>>>()
+        };
+        Ok(match self {
+            SymMovement::Reshape(v) => Movement::Reshape(all(v)?),
+            SymMovement::Permute(p) => Movement::Permute(p.clone()),
+            SymMovement::Expand(v) => Movement::Expand(all(v)?),
+            SymMovement::Pad(v) => Movement::Pad(pairs(v)?),
+            SymMovement::Shrink(v) => Movement::Shrink(pairs(v)?),
+            SymMovement::Flip(f) => Movement::Flip(f.clone()),
+        })
+    }
+
     /// A `Display` in the protocol's JSON form: constants as integers,
     /// other polynomials as strings.
     ///
