@@ -231,13 +231,7 @@ impl SymFlatView {
     /// assert_eq!(v.bind(&[2]).unwrap().offset(), 2);
     /// ```
     pub fn bind(&self, values: &[i64]) -> Result<FlatView> {
-        let at = |p: &Poly| -> Result<i64> {
-            p.eval(values)
-                .and_then(|v| i64::try_from(v).ok())
-                .ok_or(Error::Overflow {
-                    what: "a polynomial at the binding",
-                })
-        };
+        let at = |p: &Poly| p.eval_i64(values);
         let shape = self.shape.iter().map(at).collect::<Result<_>>()?;
         let strides = self.strides.iter().map(at).collect::<Result<_>>()?;
         let mask = match &self.mask {

@@ -340,13 +340,7 @@ impl SymLayout {
     /// assert_eq!(l.bind(&s, &[2]).unwrap().to_string(), "(2,4):(8,1)");
     /// ```
     pub fn bind(&self, _syms: &Symbols, values: &[i64]) -> Result<Layout> {
-        let at = |p: &Poly| -> Result<i64> {
-            p.eval(values)
-                .and_then(|v| i64::try_from(v).ok())
-                .ok_or(Error::Overflow {
-                    what: "a polynomial at the binding",
-                })
-        };
+        let at = |p: &Poly| p.eval_i64(values);
         let shape = self.shape.iter().map(at).collect::<Result<_>>()?;
         let stride = self.stride.iter().map(at).collect::<Result<_>>()?;
         Layout::from_leaves(self.profile.clone(), shape, stride)

@@ -411,6 +411,27 @@ impl Poly {
         Some(sum)
     }
 
+    /// The value at a binding as an `i64`, for building a concrete layout
+    /// or view from a symbolic one. O(t·degree).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] when the value (or a product on the way) is not an
+    /// `i64`, or a symbol has no value.
+    ///
+    /// ```
+    /// use hlayout::symbolic::Poly;
+    /// let p = Poly::symbol(0).scale(3).unwrap();
+    /// assert_eq!(p.eval_i64(&[5]).unwrap(), 15);
+    /// assert!(p.eval_i64(&[i64::MAX]).is_err());
+    /// ```
+    pub fn eval_i64(&self, values: &[i64]) -> Result<i64> {
+        self.eval(values)
+            .and_then(|v| i64::try_from(v).ok())
+            .ok_or(Error::Overflow {
+                what: "a polynomial at the binding",
+            })
+    }
+
     /// The symbol ids that occur, each once, ascending.
     ///
     /// ```

@@ -233,13 +233,7 @@ impl SymPredicated {
     /// assert_eq!(p.bind(&s, &[2]).unwrap().to_string(), "(3,4):(4,1) if 0<=4*x0+x1<9");
     /// ```
     pub fn bind(&self, syms: &Symbols, values: &[i64]) -> Result<View> {
-        let at = |p: &Poly| -> Result<i64> {
-            p.eval(values)
-                .and_then(|v| i64::try_from(v).ok())
-                .ok_or(Error::Overflow {
-                    what: "a polynomial at the binding",
-                })
-        };
+        let at = |p: &Poly| p.eval_i64(values);
         let l = self.layout.bind(syms, values)?;
         let bounds = self
             .constraints

@@ -370,11 +370,7 @@ impl SymView {
 
 /// The value of `p` at the binding, in `i64`.
 pub(crate) fn at(p: &Poly, values: &[i64]) -> Result<i64> {
-    p.eval(values)
-        .and_then(|v| i64::try_from(v).ok())
-        .ok_or(Error::Overflow {
-            what: "a polynomial at the binding",
-        })
+    p.eval_i64(values)
 }
 
 /// A [`SymView`] with its symbol names (see [`SymView::show`]).

@@ -112,13 +112,7 @@ impl SymMovement {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn bind(&self, values: &[i64]) -> Result<Movement> {
-        let at = |p: &Poly| -> Result<i64> {
-            p.eval(values)
-                .and_then(|v| i64::try_from(v).ok())
-                .ok_or(Error::Overflow {
-                    what: "a movement op's argument at the binding",
-                })
-        };
+        let at = |p: &Poly| p.eval_i64(values);
         let all = |v: &[Poly]| v.iter().map(at).collect::<Result<Vec<_>>>();
         let pairs = |v: &[(Poly, Poly)]| {
             v.iter()
