@@ -80,6 +80,10 @@ pub const DEFAULT_MAX_TERMS: usize = 64;
 /// milliseconds.
 pub const DEFAULT_MAX_EXPR_BYTES: usize = 1 << 20;
 
+/// Default [`Limits::max_kernel_versions`]: 16 versions of one symbolic
+/// kernel (the generic one included).
+pub const DEFAULT_MAX_KERNEL_VERSIONS: usize = 16;
+
 /// Bounds on one request, checked before any work starts.
 ///
 /// ```
@@ -123,13 +127,18 @@ pub struct Limits {
     /// the kernel itself grows linearly; it is measured before it is written
     /// (`Kernel::render_within`).
     pub max_expr_bytes: usize,
+    /// Most versions of one versioned symbolic kernel
+    /// (`codegen::sym_chain_versions`), the generic one included: each
+    /// costs one run of the symbolic pipeline to build and adds its text.
+    pub max_kernel_versions: usize,
 }
 
 impl Limits {
     /// The defaults: [`DEFAULT_MAX_RANK`], [`DEFAULT_MAX_DEPTH`],
     /// [`DEFAULT_MAX_REPLY_ELEMENTS`], [`DEFAULT_MAX_LINE_BYTES`],
     /// [`DEFAULT_MAX_OPS`], [`DEFAULT_MAX_SYMBOLS`], [`DEFAULT_MAX_DEGREE`],
-    /// [`DEFAULT_MAX_TERMS`], [`DEFAULT_MAX_EXPR_BYTES`].
+    /// [`DEFAULT_MAX_TERMS`], [`DEFAULT_MAX_EXPR_BYTES`],
+    /// [`DEFAULT_MAX_KERNEL_VERSIONS`].
     ///
     /// ```
     /// assert_eq!(hlayout::Limits::DEFAULT, hlayout::Limits::default());
@@ -144,6 +153,7 @@ impl Limits {
         max_degree: DEFAULT_MAX_DEGREE,
         max_terms: DEFAULT_MAX_TERMS,
         max_expr_bytes: DEFAULT_MAX_EXPR_BYTES,
+        max_kernel_versions: DEFAULT_MAX_KERNEL_VERSIONS,
     };
 
     /// `Ok` when `rank <= max_rank`. O(1).

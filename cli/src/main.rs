@@ -305,6 +305,7 @@ fn limits(m: &ArgMatches) -> Limits {
         max_degree: size("max-degree"),
         max_terms: size("max-terms"),
         max_expr_bytes: size("max-expr-bytes"),
+        ..Limits::default()
     }
 }
 
