@@ -432,6 +432,8 @@ fn named_symbolic_chains_agree_at_every_binding() {
     eprintln!("named chains: {tally:?}");
     assert!(tally.more * 5 < tally.checked, "{tally:?}");
     assert_eq!(tally.more_other, 0, "{tally:?}");
+    // The version taken never has more `/` and `%` than the concrete kernel.
+    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
     assert!(runs.len() > 80, "{}", runs.len());
     compiled_agree(&runs);
 }
@@ -452,6 +454,8 @@ fn random_symbolic_chains_agree_at_every_binding() {
     eprintln!("random chains: {tally:?}");
     assert!(tally.more * 10 < tally.checked, "{tally:?}");
     assert_eq!(tally.more_other, 0, "{tally:?}");
+    // The version taken never has more `/` and `%` than the concrete kernel.
+    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
     compiled_agree(&runs);
 }
 
@@ -541,6 +545,8 @@ fn abstracted_tinygrad_chains_agree_at_every_binding() {
     assert!(answered * 8 > tried, "{answered} of {tried}");
     assert!(tally.more * 10 < tally.checked, "{tally:?}");
     assert_eq!(tally.more_other, 0, "{tally:?}");
+    // The version taken never has more `/` and `%` than the concrete kernel.
+    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
     compiled_agree(&runs);
 }
 
@@ -564,6 +570,13 @@ fn abstracted_random_chains_agree_at_every_binding() {
     // (`x-2 <= x0 < x` on an extent 2 at x = 1) is not classified: rare.
     assert!(tally.more * 10 < tally.checked, "{tally:?}");
     assert!(tally.more_other * 50 < tally.checked, "{tally:?}");
+    // Versioned: only where nothing is valid, or where the concrete stack's
+    // fused lowering is cheaper (not built over symbols), if ever.
+    assert_eq!(
+        tally.v_more,
+        tally.v_more_never + tally.v_more_stacked,
+        "{tally:?}"
+    );
     compiled_agree(&runs);
 }
 

@@ -378,8 +378,19 @@ fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<(u8, i64)> 
 }
 
 /// The polynomials of a stack's views: extents, strides, offsets,
-/// constraint bounds and widths, adjacent leaves' coalescing differences.
+/// constraint bounds and widths, adjacent leaves' coalescing differences,
+/// and the difference of a symbolic leaf extent and a constant one
+/// (O(leaves²) over the stack).
 fn stack_polys(t: &SymViewStack, out: &mut Vec<Poly>) {
+    // Two leaf extents equal at a binding (views that merge there).
+    let extents: Vec<&Poly> = t.views().iter().flat_map(|v| v.leaf_extents()).collect();
+    for (k, a) in extents.iter().enumerate() {
+        for b in &extents[k + 1..] {
+            if a.symbols().len() + b.symbols().len() == 1 {
+                out.extend(a.sub(b).ok());
+            }
+        }
+    }
     for v in t.views() {
         let (e, s) = (v.leaf_extents(), v.leaf_strides());
         out.extend(e.iter().chain(s).cloned());
