@@ -371,7 +371,7 @@ fn check_versioned(
 
 /// `n` bindings drawn (deterministically from `seed`) among the allowed
 /// values of every symbol, not only the checked extremes and middle.
-fn random_bindings(syms: &Symbols, seed: u64, n: usize) -> Vec<Vec<i64>> {
+pub(crate) fn random_bindings(syms: &Symbols, seed: u64, n: usize) -> Vec<Vec<i64>> {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let mut next = move || {
         x ^= x << 13;
@@ -395,7 +395,11 @@ fn random_bindings(syms: &Symbols, seed: u64, n: usize) -> Vec<Vec<i64>> {
 
 /// For each guard, bindings where it holds: its pins with every other
 /// symbol at its least, a middle and its greatest value.
-fn guard_bindings(syms: &Symbols, kv: &codegen::SymVersions, per: usize) -> Vec<Vec<i64>> {
+pub(crate) fn guard_bindings(
+    syms: &Symbols,
+    kv: &codegen::SymVersions,
+    per: usize,
+) -> Vec<Vec<i64>> {
     let mut out = Vec::new();
     for v in kv.versions() {
         let mut pinned = syms.clone();
