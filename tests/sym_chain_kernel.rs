@@ -393,8 +393,9 @@ pub(crate) fn random_bindings(syms: &Symbols, seed: u64, n: usize) -> Vec<Vec<i6
         .collect()
 }
 
-/// For each guard, bindings where it holds: its pins with every other
-/// symbol at its least, a middle and its greatest value.
+/// For each guard, bindings where it holds: its value pins with every
+/// other symbol at its least, a middle and its greatest value, and each
+/// substituted symbol set from the others where that value is allowed.
 pub(crate) fn guard_bindings(
     syms: &Symbols,
     kv: &codegen::SymVersions,
@@ -403,24 +404,32 @@ pub(crate) fn guard_bindings(
     let mut out = Vec::new();
     for v in kv.versions() {
         let mut pinned = syms.clone();
-        for &(id, value) in v.guard() {
-            pinned
-                .assume(
-                    syms.name(id),
-                    Assume {
-                        min: value,
-                        max: value,
-                        divisible_by: 1,
-                    },
-                )
-                .unwrap();
+        for (id, value) in v.guard() {
+            if let Some(value) = value.as_const() {
+                let one = Assume {
+                    min: value,
+                    max: value,
+                    divisible_by: 1,
+                };
+                pinned.assume(syms.name(*id), one).unwrap();
+            }
         }
         let c = Chain {
             syms: pinned,
             shape: Vec::new(),
             ops: Vec::new(),
         };
-        out.extend(c.bindings(per));
+        for mut b in c.bindings(per) {
+            for (id, r) in v.guard() {
+                if let Some(x) = r.eval(&b).and_then(|x| i64::try_from(x).ok()) {
+                    b[*id as usize] = x;
+                }
+            }
+            let allowed = (0..syms.len()).all(|id| syms.assumption(id as u8).allows(b[id]));
+            if allowed && v.holds(&b) {
+                out.push(b);
+            }
+        }
     }
     out
 }

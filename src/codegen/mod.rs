@@ -55,7 +55,7 @@ pub use ir::{Kernel, Node, NodeId, Var};
 pub use loops::{loop_nest, Access, Loop, LoopNest};
 pub use render::Lang;
 pub use sym::{sym_layout, SymKernel};
-pub use sym_versions::{sym_chain_versions, sym_layout_versions, SymVersions, Version};
+pub use sym_versions::{sym_chain_versions, sym_layout_versions, Pin, SymVersions, Version};
 pub use sym_view::sym_stack;
 
 use crate::algebra::ComposedLayout;

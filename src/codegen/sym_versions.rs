@@ -41,20 +41,30 @@ use super::{sym_layout, sym_stack, Input, Lang};
 use crate::error::{Error, Result};
 use crate::symbolic::{Assume, Mono, Poly, SymLayout, SymMovement, SymViewStack, Symbols};
 
-/// One version of a versioned kernel: the pins of its guard (empty for the
-/// generic version) and its kernel.
+/// One fact of a guard: symbol `s` equals the polynomial (a constant, a
+/// pin, or a polynomial in the other symbols, a substitution).
+///
+/// ```
+/// let pin: hlayout::codegen::Pin = (0, 1.into()); // symbol 0 == 1
+/// assert_eq!(pin.1.as_const(), Some(1));
+/// ```
+pub type Pin = (u8, Poly);
+
+/// One version of a versioned kernel: the facts of its guard (empty for
+/// the generic version) and its kernel.
 #[derive(Clone, Debug)]
 pub struct Version {
-    guard: Vec<(u8, i64)>,
+    guard: Vec<Pin>,
     kernel: SymKernel,
 }
 
 impl Version {
-    /// The guard's pins `(symbol id, value)`, all of which hold where the
-    /// version is taken; empty for the generic version.
+    /// The guard's facts `(symbol id, polynomial)`: the symbol equals the
+    /// polynomial, all of them hold where the version is taken; empty for
+    /// the generic version.
     ///
     /// See [`sym_chain_versions`] for an example.
-    pub fn guard(&self) -> &[(u8, i64)] {
+    pub fn guard(&self) -> &[Pin] {
         &self.guard
     }
 
@@ -71,7 +81,7 @@ impl Version {
     pub fn holds(&self, values: &[i64]) -> bool {
         self.guard
             .iter()
-            .all(|&(id, v)| values.get(id as usize) == Some(&v))
+            .all(|(id, p)| values.get(*id as usize).map(|&v| i128::from(v)) == p.eval(values))
     }
 }
 
@@ -141,7 +151,7 @@ impl SymVersions {
 /// let ops = [SymMovement::parse(r#"["permute",[1,0]]"#, &mut s)?];
 /// let k = sym_chain_versions(&shape, &ops, &s, Input::Linear)?;
 /// assert_eq!(k.versions().len(), 2);
-/// assert_eq!(k.versions()[0].guard(), [(0, 1)]); // N == 1: no division
+/// assert_eq!(k.versions()[0].guard(), [(0, 1.into())]); // N == 1: no division
 /// assert_eq!(k.versions()[0].kernel().kernel().div_mod_count(), 0);
 /// assert_eq!(k.taken(&[1]).kernel().kernel().c().0, "i");
 /// assert_eq!(k.kernel().kernel().c().0, "N == 1 ? i : i * 3 - i / N * (3 * N - 1)");
@@ -192,7 +202,7 @@ enum Owned {
 
 impl Request<'_> {
     /// The request with `pins` substituted.
-    fn pinned(&self, pins: &[(u8, i64)]) -> Result<Owned> {
+    fn pinned(&self, pins: &[Pin]) -> Result<Owned> {
         let at = |p: &Poly| subst_all(p, pins);
         Ok(match self {
             Request::Chain(shape, ops) => Owned::Chain(
@@ -259,8 +269,8 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
     let pins = candidates(&polys, generic.symbols(), syms);
     let mut singles: Vec<Version> = Vec::new();
     if cost > 0 && max > 1 {
-        for &pin in &pins {
-            if let Some(v) = special(req, syms, input, &[pin], cost) {
+        for pin in &pins {
+            if let Some(v) = special(req, syms, input, std::slice::from_ref(pin), cost) {
                 singles.push(v);
             }
         }
@@ -268,16 +278,17 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
     singles.sort_by_key(|v| v.kernel.kernel().div_mod_count());
     let mut pairs: Vec<Version> = Vec::new();
     let mut tries = 0;
-    'pairs: for (k, &a) in pins.iter().enumerate() {
-        for &b in &pins[k + 1..] {
-            if a.0 == b.0 || cost == 0 || max <= 2 {
+    'pairs: for (k, a) in pins.iter().enumerate() {
+        for b in &pins[k + 1..] {
+            let cycle = a.1.symbols().contains(&b.0) && b.1.symbols().contains(&a.0);
+            if a.0 == b.0 || cycle || cost == 0 || max <= 2 {
                 continue;
             }
             tries += 1;
             if tries > 4 * max {
                 break 'pairs;
             }
-            let guard = [a, b];
+            let guard = [a.clone(), b.clone()];
             let shadow = singles
                 .iter()
                 .filter(|v| v.guard.iter().all(|p| guard.contains(p)))
@@ -314,11 +325,13 @@ fn special(
     req: &Request,
     syms: &Symbols,
     input: Input,
-    pins: &[(u8, i64)],
+    pins: &[Pin],
     than: usize,
 ) -> Option<Version> {
     let mut pinned = syms.clone();
-    for &(id, v) in pins {
+    // A substitution keeps the assumptions: the version is proved for a
+    // superset of the bindings its guard allows.
+    for (id, v) in pins.iter().filter_map(|(id, p)| Some((*id, p.as_const()?))) {
         let a = syms.assumption(id);
         let one = Assume {
             min: v,
@@ -342,39 +355,94 @@ fn fits(k: &Kernel, syms: &Symbols) -> bool {
     })
 }
 
-/// Single-symbol pins `(id, v)`: where a polynomial linear in one symbol of
-/// `symbols` is 0 or 1, and every symbol's least and greatest value; each
-/// allowed by the assumptions, the symbol not already fixed. Sorted, once.
-fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<(u8, i64)> {
-    let mut pins: Vec<(u8, i64)> = Vec::new();
+/// Guard facts: a symbol's value where a polynomial linear in it (`a·s +
+/// b`, `b` a constant) is 0 or 1, and each symbol's least and greatest
+/// value, each allowed by the assumptions; and substitutions `s := r` where
+/// a polynomial is 0 or 1 with `s` only in the term `±s` (`r` a polynomial
+/// in the other symbols). Only symbols of `symbols`, not already fixed.
+/// Sorted, once. O(polys · terms).
+fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<Pin> {
+    let mut pins: Vec<Pin> = Vec::new();
+    let free = |id: u8| {
+        let (lo, hi) = syms.range(id);
+        symbols.contains(&id) && lo < hi
+    };
     for &id in symbols {
         let (lo, hi) = syms.range(id);
         if lo < hi {
-            pins.push((id, lo));
-            pins.push((id, hi));
+            pins.push((id, lo.into()));
+            pins.push((id, hi.into()));
         }
     }
     for p in polys {
-        let Some((id, a, b)) = p.as_linear() else {
-            continue;
-        };
         for target in [0i64, 1] {
-            // a·s + b = target.
-            let Some(num) = target.checked_sub(b) else {
+            let Ok(q) = p.sub(&target.into()) else {
                 continue;
             };
-            if a != 0 && num % a == 0 {
-                pins.push((id, num / a));
+            if let Some((id, a, b)) = q.as_linear() {
+                if a != 0 && b % a == 0 && syms.assumption(id).allows(-(b / a)) {
+                    pins.push((id, (-(b / a)).into()));
+                }
+                continue;
+            }
+            pins.extend(substitutions(&q).into_iter().filter(|(id, r)| {
+                free(*id) && r.symbols().iter().all(|&o| symbols.contains(&o)) && small(r, syms)
+            }));
+        }
+    }
+    pins.retain(|(id, _)| free(*id));
+    pins.sort_unstable_by(|a, b| (a.0, a.1.terms()).cmp(&(b.0, b.1.terms())));
+    pins.dedup();
+    pins
+}
+
+/// Whether `|r| <= i64::MAX` at every binding within the symbols' ranges
+/// (each term bounded by its coefficient times the symbols' maxima), so
+/// the guard's right side never overflows.
+fn small(r: &Poly, syms: &Symbols) -> bool {
+    let mut total: i128 = 0;
+    for &(m, c) in r.terms() {
+        let mut t = i128::from(c).abs();
+        for f in m.factors() {
+            let (lo, hi) = syms.range(f);
+            let big = i128::from(lo).abs().max(i128::from(hi).abs());
+            match t.checked_mul(big) {
+                Some(v) if v <= i128::from(i64::MAX) => t = v,
+                _ => return false,
+            }
+        }
+        total += t;
+    }
+    total <= i128::from(i64::MAX)
+}
+
+/// The substitutions `s := r` that make `q` zero, for each symbol `s` that
+/// occurs in `q` only as the term `±s`.
+fn substitutions(q: &Poly) -> Vec<Pin> {
+    let mut out = Vec::new();
+    for id in q.symbols() {
+        let one = Mono::symbol(id);
+        let mut coef = 0;
+        let only_linear = q.terms().iter().all(|&(m, c)| {
+            if m == one {
+                coef = c;
+                true
+            } else {
+                !m.factors().any(|f| f == id)
+            }
+        });
+        if !only_linear || coef.abs() != 1 {
+            continue;
+        }
+        // q = c·s + rest = 0  ⇒  s = −c·rest.
+        let rest = q.sub(&Poly::term(one, coef)).and_then(|r| r.scale(-coef));
+        if let Ok(r) = rest {
+            if r.as_const().is_none() {
+                out.push((id, r));
             }
         }
     }
-    pins.retain(|&(id, v)| {
-        let (lo, hi) = syms.range(id);
-        symbols.contains(&id) && lo < hi && syms.assumption(id).allows(v)
-    });
-    pins.sort_unstable();
-    pins.dedup();
-    pins
+    out
 }
 
 /// The polynomials of a stack's views: extents, strides, offsets,
@@ -428,35 +496,41 @@ fn op_polys(op: &SymMovement, out: &mut Vec<Poly>) {
     }
 }
 
-/// `p` with each pinned symbol replaced by its value. O(terms · degree).
+/// `p` with each pinned symbol replaced by its polynomial, the pins
+/// applied in turn as often as there are pins (a substitution may bring in
+/// a symbol another pin fixes). O(pins² · terms · degree).
 ///
 /// # Errors
-/// [`Error::Overflow`] when a coefficient leaves `i64`.
-fn subst_all(p: &Poly, pins: &[(u8, i64)]) -> Result<Poly> {
-    let mut terms = Vec::with_capacity(p.terms().len());
-    for &(m, c) in p.terms() {
-        let (mut mono, mut coef) = (Mono::ONE, c);
-        for f in m.factors() {
-            match pins.iter().find(|p| p.0 == f) {
-                Some(&(_, v)) => {
-                    coef = coef.checked_mul(v).ok_or(Error::Overflow {
-                        what: "polynomial coefficient",
-                    })?
-                }
-                None => {
-                    mono = mono.product(Mono::symbol(f)).ok_or(Error::Overflow {
-                        what: "polynomial degree",
-                    })?
-                }
-            }
+/// [`Error::Overflow`] when a coefficient leaves `i64` or a degree the
+/// monomial.
+fn subst_all(p: &Poly, pins: &[Pin]) -> Result<Poly> {
+    let mut p = p.clone();
+    for _ in 0..pins.len() {
+        for (id, r) in pins {
+            p = subst(&p, *id, r)?;
         }
-        terms.push((mono, coef));
     }
-    Poly::from_terms(terms)
+    Ok(p)
+}
+
+/// `p` with symbol `id` replaced by `r`.
+fn subst(p: &Poly, id: u8, r: &Poly) -> Result<Poly> {
+    if !p.symbols().contains(&id) {
+        return Ok(p.clone());
+    }
+    let mut sum = Poly::zero();
+    for &(m, c) in p.terms() {
+        let mut term = Poly::constant(c);
+        for f in m.factors() {
+            term = term.mul(&if f == id { r.clone() } else { Poly::symbol(f) })?;
+        }
+        sum = sum.add(&term)?;
+    }
+    Ok(sum)
 }
 
 /// `op` with the pins substituted.
-fn subst_op(op: &SymMovement, pins: &[(u8, i64)]) -> Result<SymMovement> {
+fn subst_op(op: &SymMovement, pins: &[Pin]) -> Result<SymMovement> {
     let all = |v: &[Poly]| v.iter().map(|p| subst_all(p, pins)).collect::<Result<_>>();
     let pairs = |v: &[(Poly, Poly)]| {
         v.iter()
@@ -530,18 +604,13 @@ fn and_not(k: &mut Kernel, g: NodeId, b: NodeId) -> NodeId {
     }
 }
 
-/// The guard `s1 == v1 && s2 == v2 …` over the variables `vars`.
-fn guard(
-    k: &mut Kernel,
-    pins: &[(u8, i64)],
-    syms: &Symbols,
-    vars: &[super::Var],
-) -> Result<NodeId> {
+/// The guard `s1 == r1 && s2 == r2 …` over the variables `vars`.
+fn guard(k: &mut Kernel, pins: &[Pin], syms: &Symbols, vars: &[super::Var]) -> Result<NodeId> {
     let mut g: Option<NodeId> = None;
-    for &(id, v) in pins {
-        let var = var_index(vars, syms.name(id))?;
+    for (id, r) in pins {
+        let var = var_index(vars, syms.name(*id))?;
         let x = k.push(Node::Var(var));
-        let c = k.push(Node::Const(v));
+        let c = poly_node(k, r, syms, vars)?;
         let eq = k.push(Node::Eq(x, c));
         g = Some(match g {
             Some(a) => k.push(Node::And(a, eq)),
@@ -551,6 +620,29 @@ fn guard(
     g.ok_or(Error::OutOfDomain {
         what: "a special version without a guard".into(),
     })
+}
+
+/// The polynomial `r` as a kernel expression over `vars`: a sum of
+/// products, its interval from the symbols' ranges (a guard's right side,
+/// proved within `i64` by the prover's bound at the symbols' maxima).
+fn poly_node(k: &mut Kernel, r: &Poly, syms: &Symbols, vars: &[super::Var]) -> Result<NodeId> {
+    let mut sum: Option<NodeId> = None;
+    for &(m, c) in r.terms() {
+        let mut t = k.push(Node::Const(c));
+        for f in m.factors() {
+            let x = k.push(Node::Var(var_index(vars, syms.name(f))?));
+            t = if k.nodes()[t as usize] == Node::Const(1) {
+                x
+            } else {
+                k.push(Node::Mul(t, x))
+            };
+        }
+        sum = Some(match sum {
+            Some(s) => k.push(Node::Add(s, t)),
+            None => t,
+        });
+    }
+    Ok(sum.unwrap_or_else(|| k.push(Node::Const(0))))
 }
 
 fn var_index(vars: &[super::Var], name: &str) -> Result<usize> {
