@@ -355,8 +355,8 @@ fn fits(k: &Kernel, syms: &Symbols) -> bool {
     })
 }
 
-/// Guard facts: a symbol's value where a polynomial linear in it (`a·s +
-/// b`, `b` a constant) is 0 or 1, and each symbol's least and greatest
+/// Guard facts: a symbol's value where a polynomial in it alone is 0 or 1
+/// (its integer roots), and each symbol's least and greatest
 /// value, each allowed by the assumptions; and substitutions `s := r` where
 /// a polynomial is 0 or 1 with `s` only in the term `±s` (`r` a polynomial
 /// in the other symbols). Only symbols of `symbols`, not already fixed.
@@ -379,10 +379,13 @@ fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<Pin> {
             let Ok(q) = p.sub(&target.into()) else {
                 continue;
             };
-            if let Some((id, a, b)) = q.as_linear() {
-                if a != 0 && b % a == 0 && syms.assumption(id).allows(-(b / a)) {
-                    pins.push((id, (-(b / a)).into()));
-                }
+            if let [id] = q.symbols()[..] {
+                pins.extend(
+                    integer_roots(&q, id)
+                        .into_iter()
+                        .filter(|&v| syms.assumption(id).allows(v))
+                        .map(|v| (id, v.into())),
+                );
                 continue;
             }
             pins.extend(substitutions(&q).into_iter().filter(|(id, r)| {
@@ -394,6 +397,43 @@ fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<Pin> {
     pins.sort_unstable_by(|a, b| (a.0, a.1.terms()).cmp(&(b.0, b.1.terms())));
     pins.dedup();
     pins
+}
+
+/// The integer roots of `q`, a polynomial in the one symbol `id`: 0 when
+/// the constant term is 0, and the divisors `d` of the least nonzero
+/// coefficient (rational root theorem, after dividing out the power of the
+/// symbol) with `q(d) = 0`; none when that coefficient is above `2^20`.
+/// O(√c · terms).
+fn integer_roots(q: &Poly, id: u8) -> Vec<i64> {
+    let mut roots = Vec::new();
+    let Some(&(_, low)) = q.terms().last() else {
+        return roots;
+    };
+    if q.constant_term() == 0 {
+        roots.push(0);
+    }
+    let c = low.unsigned_abs();
+    if c > 1 << 20 {
+        return roots;
+    }
+    let zero_at = |v: i64| {
+        let mut at = vec![0i64; id as usize + 1];
+        at[id as usize] = v;
+        q.eval(&at) == Some(0)
+    };
+    let mut d = 1u64;
+    while d * d <= c {
+        if c % d == 0 {
+            for v in [d, c / d] {
+                let v = v as i64;
+                roots.extend([v, -v].into_iter().filter(|&v| zero_at(v)));
+            }
+        }
+        d += 1;
+    }
+    roots.sort_unstable();
+    roots.dedup();
+    roots
 }
 
 /// Whether `|r| <= i64::MAX` at every binding within the symbols' ranges
