@@ -27,6 +27,9 @@
 //! versions, and versions are dropped (the most specific first) until the
 //! whole text fits `max_expr_bytes` in every language.
 //!
+//! Symbols with one allowed value are substituted in every version,
+//! the generic one included.
+//!
 //! Each version's obligations (no overflow, divisors positive, dividends
 //! non-negative) are proved at every binding its guard allows, since it is
 //! built with the pinned symbol's assumption `min = max = v`.
@@ -259,7 +262,13 @@ impl Owned {
 }
 
 fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> {
-    let (generic, stack) = req.pinned(&[])?.build(syms, input)?;
+    // Symbols with one allowed value are substituted everywhere first, so
+    // that the generic version coalesces what they allow.
+    let fixed: Vec<Pin> = (0..syms.len() as u8)
+        .filter(|&id| syms.range(id).0 == syms.range(id).1)
+        .map(|id| (id, syms.range(id).0.into()))
+        .collect();
+    let (generic, stack) = req.pinned(&fixed)?.build(syms, input)?;
     let cost = generic.kernel().div_mod_count();
     let max = syms.limits().max_kernel_versions.max(1);
     let mut polys = req.polys();
@@ -270,7 +279,7 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
     let mut singles: Vec<Version> = Vec::new();
     if cost > 0 && max > 1 {
         for pin in &pins {
-            if let Some(v) = special(req, syms, input, std::slice::from_ref(pin), cost) {
+            if let Some(v) = special(req, syms, input, &fixed, std::slice::from_ref(pin), cost) {
                 singles.push(v);
             }
         }
@@ -294,7 +303,7 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
                 .filter(|v| v.guard.iter().all(|p| guard.contains(p)))
                 .map(|v| v.kernel.kernel().div_mod_count())
                 .fold(cost, usize::min);
-            if let Some(v) = special(req, syms, input, &guard, shadow) {
+            if let Some(v) = special(req, syms, input, &fixed, &guard, shadow) {
                 pairs.push(v);
             }
         }
@@ -325,6 +334,7 @@ fn special(
     req: &Request,
     syms: &Symbols,
     input: Input,
+    fixed: &[Pin],
     pins: &[Pin],
     than: usize,
 ) -> Option<Version> {
@@ -340,7 +350,8 @@ fn special(
         };
         pinned.assume(syms.name(id), one).ok()?;
     }
-    let (kernel, _) = req.pinned(pins).ok()?.build(&pinned, input).ok()?;
+    let all: Vec<Pin> = pins.iter().chain(fixed).cloned().collect();
+    let (kernel, _) = req.pinned(&all).ok()?.build(&pinned, input).ok()?;
     (kernel.kernel().div_mod_count() < than).then(|| Version {
         guard: pins.to_vec(),
         kernel,
