@@ -530,3 +530,32 @@ def test_direct_uops_cover_every_node_kind():
     direct = v14._to_uops_direct(nodes, roots, xs, UOp, dtypes)
     operators = v14._to_uops_operators(nodes, roots, xs, UOp, dtypes)
     assert [a is b for a, b in zip(direct, operators)] == [True] * len(nodes)
+
+
+def test_affine_ops_after_a_reshape_pass_hlayouts_coordinates_through(monkeypatch):
+    """Below a reshape, a permute, shrink, flip or expand takes tinygrad's
+    index (an affine map of the coordinates it receives, which are
+    hlayout's): hlayout is asked only at the reshape and the pad, each time
+    for the whole chain so far, and the kernel keeps hlayout's divisions."""
+    import tinygrad.schedule as sch
+
+    asked = []
+    index_uops = v14._index_uops
+
+    def spy(in_shape, top, ops, rngs, pads):
+        asked.append((ops[0][0], len(ops)))
+        return index_uops(in_shape, top, ops, rngs, pads)
+
+    monkeypatch.setattr(v14, "_index_uops", spy)
+    shape, ops = [4, 6], [["pad", [[1, 1], [0, 2]]], ["permute", [1, 0]], ["shrink", [[1, 7], [0, 5]]],
+                          ["flip", [True, False]], ["reshape", [30]]]
+    with plugin_state(True):
+        v14._PATCHED.cache_clear()
+        sch.schedule_cache.clear()
+        n = divmods_of(shape, ops)
+    # the reshape on top, the pad below it (with the whole chain), and the
+    # reshape of the flat buffer that Tensor.empty(4, 6) is
+    assert {name for name, _ in asked} == {"reshape", "pad"}
+    assert ("pad", 5) in asked and ("reshape", 6) in asked
+    s = hlayout.ViewStack(shape).pad([(1, 1), (0, 2)]).permute([1, 0]).shrink([(1, 7), (0, 5)])
+    assert n <= s.flip([True, False]).reshape([30]).kernel().div_mod_count

@@ -429,6 +429,11 @@ def _index_uops(in_shape, top, ops, rngs, pads):
     return tuple(c.valid(valid) for c in coords)
 
 
+#: Ops whose index tinygrad writes as an affine map of the coordinates it is
+#: given (a permutation, an offset, a reversal, dropped leading dimensions).
+_AFFINE_OPS = frozenset(("PERMUTE", "SHRINK", "FLIP", "EXPAND"))
+
+
 def _apply_movement_op(op, in_shape, arg, rngs):
     """tinygrad's ``apply_movement_op``, with the chain's index from hlayout.
     Once uninstalled, a reference kept elsewhere (a module imported while the
@@ -451,10 +456,13 @@ def _apply_movement_op(op, in_shape, arg, rngs):
         ops, reshaped = ops + above, reshaped or was
     else:
         top, top_shape = rngs, out_shape
-    if not reshaped:
-        # No reshape in the chain so far: tinygrad's index is affine in the
-        # top's (no division to save) and cheaper to build; the chain is
-        # still recorded, so a reshape further down sees all of it.
+    if not reshaped or op.name in _AFFINE_OPS:
+        # No reshape in the chain so far, or an op that moves, offsets,
+        # reverses or drops the coordinates it receives: tinygrad's index is
+        # affine in the UOps it is given (no division to save; after a
+        # reshape, hlayout's coordinates pass through) and cheaper to build.
+        # The chain is still recorded, so a reshape or pad further down gets
+        # hlayout's index of all of it.
         result = original(op, in_shape, arg, rngs)
     else:
         try:
