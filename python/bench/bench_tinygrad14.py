@@ -5,14 +5,18 @@ For every chain of tests/data/tinygrad_chains.json: a float32 tensor of the
 chain's shape on the CPU device, the chain's ops, .contiguous(),
 .schedule_linear(), and every kernel rendered by the CPU renderer (no
 compile, no run). Before each timing every cache on the way is cleared
-(tinygrad's schedule and program caches, apply_movement_op's memo, and with
-the plug-in its kernels and chains), so each is a cold start. Stock and
+(tinygrad's schedule and program caches, the memos of apply_movement_op and
+_apply_reshape, and with the plug-in its kernels and chains), so each is a
+cold start, and the garbage of the runs before is collected
+(``gc.collect()``), so no run pays for another's; tinygrad's harness for
+these chains clears and collects the same way. Stock and
 plug-in alternate chain by chain, `passes` times, so both see the same load;
 a chain's figure is the median of its passes of process CPU time.
 
     DEV=CPU python python/bench/bench_tinygrad14.py [passes]
 """
 
+import gc
 import json
 import pathlib
 import statistics
@@ -48,13 +52,14 @@ def build(shape, ops):
 def clear():
     sch.schedule_cache.clear()
     to_program_cache.clear()
-    f = ix.apply_movement_op
-    if hasattr(f, "cache_clear"):
-        f.cache_clear()
+    for f in (ix.apply_movement_op, ix._apply_reshape):
+        if hasattr(f, "cache_clear"):
+            f.cache_clear()
 
 
 def cold(shape, ops):
     clear()
+    gc.collect()
     t0 = time.process_time()
     lin = build(shape, ops).contiguous().schedule_linear()
     for call in lin.src:

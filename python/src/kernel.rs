@@ -148,39 +148,10 @@ impl PyKernel {
     /// (('sub', 2, 3), 'ge')
     #[getter]
     fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        use hlayout::codegen::Node as N;
-        let t = |items: Vec<Bound<'py, PyAny>>| PyTuple::new(py, items);
         self.inner
             .nodes()
             .iter()
-            .map(|&n| {
-                let name = |s: &str| s.into_pyobject(py).map(|x| x.into_any());
-                let int = |v: i64| v.into_pyobject(py).map(|x| x.into_any());
-                let id = |v: u32| v.into_pyobject(py).map(|x| x.into_any());
-                let items = match n {
-                    N::Const(c) => vec![name("const")?, int(c)?],
-                    N::Var(k) => vec![name("var")?, int(k as i64)?],
-                    N::Bool(b) => vec![name("bool")?, b.into_pyobject(py)?.to_owned().into_any()],
-                    N::Div(a, c) => vec![name("div")?, id(a)?, int(c)?],
-                    N::Mod(a, c) => vec![name("mod")?, id(a)?, int(c)?],
-                    N::DivBy(a, d) => vec![name("divby")?, id(a)?, id(d)?],
-                    N::ModBy(a, d) => vec![name("modby")?, id(a)?, id(d)?],
-                    N::Not(a) => vec![name("not")?, id(a)?],
-                    N::Select(c, a, b) => vec![name("select")?, id(c)?, id(a)?, id(b)?],
-                    N::Add(a, b) => vec![name("add")?, id(a)?, id(b)?],
-                    N::Sub(a, b) => vec![name("sub")?, id(a)?, id(b)?],
-                    N::Mul(a, b) => vec![name("mul")?, id(a)?, id(b)?],
-                    N::Lt(a, b) => vec![name("lt")?, id(a)?, id(b)?],
-                    N::Le(a, b) => vec![name("le")?, id(a)?, id(b)?],
-                    N::Gt(a, b) => vec![name("gt")?, id(a)?, id(b)?],
-                    N::Ge(a, b) => vec![name("ge")?, id(a)?, id(b)?],
-                    N::Eq(a, b) => vec![name("eq")?, id(a)?, id(b)?],
-                    N::Ne(a, b) => vec![name("ne")?, id(a)?, id(b)?],
-                    N::And(a, b) => vec![name("and")?, id(a)?, id(b)?],
-                    N::Or(a, b) => vec![name("or")?, id(a)?, id(b)?],
-                };
-                t(items)
-            })
+            .map(|n| node_tuple(py, n))
             .collect()
     }
 
@@ -241,4 +212,38 @@ impl PyKernel {
         }
         Ok(true)
     }
+}
+
+/// One node as `Kernel.nodes` gives it: `("add", a, b)`, `("const", c)`, …
+pub(crate) fn node_tuple<'py>(
+    py: Python<'py>,
+    n: &hlayout::codegen::Node,
+) -> PyResult<Bound<'py, PyTuple>> {
+    use hlayout::codegen::Node as N;
+    let name = |s: &str| s.into_pyobject(py).map(|x| x.into_any());
+    let int = |v: i64| v.into_pyobject(py).map(|x| x.into_any());
+    let id = |v: u32| v.into_pyobject(py).map(|x| x.into_any());
+    let items = match *n {
+        N::Const(c) => vec![name("const")?, int(c)?],
+        N::Var(k) => vec![name("var")?, int(k as i64)?],
+        N::Bool(b) => vec![name("bool")?, b.into_pyobject(py)?.to_owned().into_any()],
+        N::Div(a, c) => vec![name("div")?, id(a)?, int(c)?],
+        N::Mod(a, c) => vec![name("mod")?, id(a)?, int(c)?],
+        N::DivBy(a, d) => vec![name("divby")?, id(a)?, id(d)?],
+        N::ModBy(a, d) => vec![name("modby")?, id(a)?, id(d)?],
+        N::Not(a) => vec![name("not")?, id(a)?],
+        N::Select(c, a, b) => vec![name("select")?, id(c)?, id(a)?, id(b)?],
+        N::Add(a, b) => vec![name("add")?, id(a)?, id(b)?],
+        N::Sub(a, b) => vec![name("sub")?, id(a)?, id(b)?],
+        N::Mul(a, b) => vec![name("mul")?, id(a)?, id(b)?],
+        N::Lt(a, b) => vec![name("lt")?, id(a)?, id(b)?],
+        N::Le(a, b) => vec![name("le")?, id(a)?, id(b)?],
+        N::Gt(a, b) => vec![name("gt")?, id(a)?, id(b)?],
+        N::Ge(a, b) => vec![name("ge")?, id(a)?, id(b)?],
+        N::Eq(a, b) => vec![name("eq")?, id(a)?, id(b)?],
+        N::Ne(a, b) => vec![name("ne")?, id(a)?, id(b)?],
+        N::And(a, b) => vec![name("and")?, id(a)?, id(b)?],
+        N::Or(a, b) => vec![name("or")?, id(a)?, id(b)?],
+    };
+    PyTuple::new(py, items)
 }

@@ -5,6 +5,7 @@
 //! answers.
 
 mod assume;
+mod chain_kernels;
 mod composed;
 mod convert;
 mod draw;
@@ -40,6 +41,7 @@ fn _hlayout(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<symview::PySymViewStack>()?;
     m.add_class::<draw::PyTvPicture>()?;
     m.add_function(wrap_pyfunction!(view::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(chain_kernels::chain_kernels, m)?)?;
     m.add_function(wrap_pyfunction!(view::reshape_flat, m)?)?;
     m.add_function(wrap_pyfunction!(loops::loop_nest, m)?)?;
     m.add_function(wrap_pyfunction!(tuple::tuple_size, m)?)?;

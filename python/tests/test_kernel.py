@@ -141,3 +141,33 @@ def test_kernel_repr_round_trips():
         assert back == k and back.render("python") == k.render("python")
         assert back.vars == k.vars
     assert Layout("4:1").kernel() != Layout("4:2").kernel()
+
+
+def test_chain_kernels_refuse_hostile_input_without_panicking():
+    """The plug-in's private ``_chain_kernels`` answers bad shapes and ops
+    with hlayout's or Python's own errors, never a panic."""
+    from hlayout._hlayout import _chain_kernels
+
+    big = 2**62
+    cases = [
+        ((big, big), (("reshape", (1,)),)),
+        ((4, 6), (("reshape", (5,)),)),
+        ((4, 6), (("permute", (0, 0)),)),
+        ((4, 6), (("pad", ((-1, 0), (0, 0))),)),
+        ((4, 6), (("shrink", ((3, 1), (0, 6))),)),
+        ((4, 6), (("expand", (8, 6)),)),
+        ((4, 6), (("flip", (True,)),)),
+        ((4, 6), (("pad", ((big, big), (big, big))),)),
+        ((0, 3), (("reshape", (0,)),)),
+        ((-2, 3), ()),
+        ((2**63, 3), ()),
+        ("(4,6)", ()),
+        ((4, 6), (("reshape", "24"),)),
+        ((4, 6), (("roll", (1,)),)),
+        ((4, 6), ((1, 2),)),
+    ]
+    for shape, ops in cases:
+        try:
+            _chain_kernels(shape, ops)
+        except (hlayout.HlayoutError, ValueError, TypeError, OverflowError) as e:
+            assert "panicked" not in str(e), (shape, ops, e)

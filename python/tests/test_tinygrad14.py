@@ -425,3 +425,137 @@ def test_chain_without_reshape_keeps_tinygrads_index():
             asts[on] = [u.src[1] for u in ast.toposort() if u.op is Ops.INDEX
                         and u.src[0].op is Ops.PARAM and u.src[0].arg.slot != 0]  # the read
     assert len(asts[True]) == 1 and asts[True] == asts[False]
+
+
+def _hl_ops(shape, ops):
+    """A reference chain as the plug-in hands it to hlayout: ``(in_shape,
+    ops)`` with tinygrad 0.14's margs translated by ``chain_ops``."""
+    out = []
+    for op, arg in ops:
+        if op == "flip":
+            out.append(("flip", tuple(bool(f) for f in arg)))
+        elif op in ("pad", "shrink"):
+            out.append((op, tuple(tuple(p) for p in arg)))
+        else:
+            out.append((op, tuple(arg)))
+    return tuple(shape), tuple(out)
+
+
+@pytest.mark.parametrize("case", CHAINS[::4], ids=lambda c: c["id"])
+def test_chain_kernels_give_each_input_coordinate_at_every_point(case):
+    """``_chain_kernels`` (one call for every input coordinate): at every
+    point of the final shape where the chain is valid, coordinate ``j`` of
+    the input is what the chain's own ``ViewStack`` (over the row-major
+    strides) says; an extent-1 dimension has no node (its coordinate is 0)."""
+    shape, ops = _hl_ops(case["request"]["shape"], case["request"]["ops"])
+    nodes, coords, valid = hlayout._hlayout._chain_kernels(shape, ops)
+    stack = v14._stack(hlayout.Layout.row_major(shape), ops)
+    final = stack.shape
+    strides = [math.prod(shape[k + 1:]) for k in range(len(shape))]
+
+    def value(i, at):
+        n = nodes[i]
+        op = n[0]
+        if op in ("const", "bool"):
+            return n[1]
+        if op == "var":
+            return at[n[1]]
+        if op in ("div", "mod"):
+            a = value(n[1], at)
+            return a // n[2] if op == "div" else a % n[2]
+        if op == "not":
+            return not value(n[1], at)
+        if op == "select":
+            return value(n[2], at) if value(n[1], at) else value(n[3], at)
+        a, b = value(n[1], at), value(n[2], at)
+        return {"add": a + b, "sub": a - b, "mul": a * b, "lt": a < b, "le": a <= b,
+                "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b,
+                "and": a and b, "or": a or b}[op]
+
+    assert all((c is None) == (n == 1) for c, n in zip(coords, shape))
+    for at in itertools.product(*(range(n) for n in final)):
+        offset = stack(*at)
+        assert bool(value(valid, at)) == (offset is not None), at
+        if offset is None:
+            continue
+        want = [offset // strides[k] % shape[k] for k in range(len(shape))]
+        got = [0 if c is None else value(c, at) for c in coords]
+        assert got == want, at
+
+
+def test_chain_kernels_docstring_example():
+    import doctest
+
+    runner = doctest.DocTestRunner()
+    for t in doctest.DocTestFinder().find(hlayout._hlayout._chain_kernels, "_chain_kernels", globs={}):
+        runner.run(t)
+    assert runner.failures == 0 and runner.tries > 0
+
+
+def test_chain_kernels_refuse_an_unknown_op_by_name():
+    with pytest.raises(hlayout.HlayoutError, match="unknown movement op 'roll'"):
+        hlayout._hlayout._chain_kernels((2, 3), (("roll", (1,)),))
+
+
+@pytest.mark.parametrize("case", CHAINS[::3], ids=lambda c: c["id"])
+def test_direct_uops_are_the_operators_uops(case):
+    """The plug-in builds its index UOps directly (``_to_uops_direct``); they
+    are the very objects tinygrad's operators build from the same nodes, over
+    the chain's final ranges (and over expressions of them, as the top of a
+    chain below an elementwise op is)."""
+    from tinygrad.uop.ops import UOp
+
+    shape, ops = _hl_ops(case["request"]["shape"], case["request"]["ops"])
+    nodes, coords, valid = hlayout._hlayout._chain_kernels(shape, ops)
+    final = v14._stack(hlayout.Layout.row_major(shape), ops).shape
+    rngs = [UOp.range(n, k) for k, n in enumerate(final)]
+    for xs in (rngs, [r * 2 + 1 for r in rngs]):
+        roots = [c for c in coords if c is not None] + [valid]
+        direct = v14._to_uops_direct(nodes, roots, xs, UOp, dtypes)
+        operators = v14._to_uops_operators(nodes, roots, xs, UOp, dtypes)
+        assert all(a is b for a, b in zip(direct, operators))
+
+
+def test_direct_uops_cover_every_node_kind():
+    """Every node kind of ``Kernel.nodes`` built directly is the operators' UOp."""
+    from tinygrad.uop.ops import UOp
+
+    nodes = [("var", 0), ("var", 1), ("const", 3), ("bool", True), ("add", 0, 2),
+             ("sub", 4, 1), ("mul", 5, 2), ("div", 6, 4), ("mod", 6, 5),
+             ("lt", 7, 8), ("le", 7, 8), ("gt", 7, 8), ("ge", 7, 8), ("eq", 7, 8),
+             ("ne", 7, 8), ("and", 9, 10), ("or", 11, 12), ("not", 13),
+             ("and", 15, 3), ("select", 17, 7, 8), ("or", 16, 18)]
+    xs = [UOp.range(5, 0), UOp.range(7, 1)]
+    roots = list(range(len(nodes)))
+    direct = v14._to_uops_direct(nodes, roots, xs, UOp, dtypes)
+    operators = v14._to_uops_operators(nodes, roots, xs, UOp, dtypes)
+    assert [a is b for a, b in zip(direct, operators)] == [True] * len(nodes)
+
+
+def test_affine_ops_after_a_reshape_pass_hlayouts_coordinates_through(monkeypatch):
+    """Below a reshape, a permute, shrink, flip or expand takes tinygrad's
+    index (an affine map of the coordinates it receives, which are
+    hlayout's): hlayout is asked only at the reshape and the pad, each time
+    for the whole chain so far, and the kernel keeps hlayout's divisions."""
+    import tinygrad.schedule as sch
+
+    asked = []
+    index_uops = v14._index_uops
+
+    def spy(in_shape, top, ops, rngs, pads):
+        asked.append((ops[0][0], len(ops)))
+        return index_uops(in_shape, top, ops, rngs, pads)
+
+    monkeypatch.setattr(v14, "_index_uops", spy)
+    shape, ops = [4, 6], [["pad", [[1, 1], [0, 2]]], ["permute", [1, 0]], ["shrink", [[1, 7], [0, 5]]],
+                          ["flip", [True, False]], ["reshape", [30]]]
+    with plugin_state(True):
+        v14._PATCHED.cache_clear()
+        sch.schedule_cache.clear()
+        n = divmods_of(shape, ops)
+    # the reshape on top, the pad below it (with the whole chain), and the
+    # reshape of the flat buffer that Tensor.empty(4, 6) is
+    assert {name for name, _ in asked} == {"reshape", "pad"}
+    assert ("pad", 5) in asked and ("reshape", 6) in asked
+    s = hlayout.ViewStack(shape).pad([(1, 1), (0, 2)]).permute([1, 0]).shrink([(1, 7), (0, 5)])
+    assert n <= s.flip([True, False]).reshape([30]).kernel().div_mod_count

@@ -99,25 +99,18 @@ def _stack(base, ops):
     return s
 
 
-@functools.lru_cache(maxsize=4096)
+#: ``_kernels``' cache size: the chains of one schedule, and some.
+_KERNELS_CACHED = 4096
+
+
+@functools.lru_cache(maxsize=_KERNELS_CACHED)
 def _kernels(in_shape, ops):
-    """Per dimension of ``in_shape``: ``None`` (extent 1: coordinate 0) or the
-    (nodes, roots) of the chain's kernel reading coordinate ``j``; then the
-    (nodes, roots) of a kernel whose validity is the chain's (the last
-    coordinate's, or, when every extent is 1, the contiguous reading's)."""
-    out = []
-    for j, n in enumerate(in_shape):
-        if n == 1:
-            out.append(None)
-            continue
-        strides = tuple(1 if k == j else 0 for k in range(len(in_shape)))
-        k = _stack(_hl.Layout(tuple(in_shape), strides), ops).kernel("coords")
-        out.append((k.nodes, k.roots))
-    last = next((x for x in reversed(out) if x is not None), None)
-    if last is None:  # the validity does not depend on the base's strides
-        k = _stack(_hl.Layout.row_major(tuple(in_shape)), ops).kernel("coords")
-        last = (k.nodes, k.roots)
-    return tuple(out), last
+    """``(nodes, coords, valid)`` of the chain ``ops`` on ``in_shape``
+    (``hlayout._hlayout._chain_kernels``, one call): per dimension of
+    ``in_shape`` ``None`` (extent 1: coordinate 0) or the node of that input
+    coordinate over the top's coordinates, then the node of the chain's
+    validity, all in one shared node list."""
+    return _hl._chain_kernels(in_shape, ops)
 
 
 def _reachable(nodes, roots):
@@ -136,7 +129,78 @@ def _reachable(nodes, roots):
 
 
 def _to_uops(nodes, roots, xs, UOp, dtypes):
-    """The kernel's root nodes as tinygrad UOps, variable ``k`` being ``xs[k]``."""
+    """The kernel's root nodes as tinygrad UOps, variable ``k`` being
+    ``xs[k]``: the very UOps tinygrad's operators build (``a + b``,
+    ``a // c``, ``a.where(b, c)``, …), built directly when every variable is
+    a ``weakint`` (the index dtype of tinygrad's ranges), through the
+    operators otherwise. O(nodes)."""
+    if all(x.dtype is dtypes.weakint for x in xs):
+        return _to_uops_direct(nodes, roots, xs, UOp, dtypes)
+    return _to_uops_operators(nodes, roots, xs, UOp, dtypes)
+
+
+def _to_uops_direct(nodes, roots, xs, UOp, dtypes):
+    """:func:`_to_uops` over ``weakint`` variables, each node one ``UOp(...)``
+    call with the dtype and sources tinygrad's operators give it (UOps are
+    hash-consed, so these are the same objects): ``a - b`` is
+    ``a + b * -1``, ``a >= b`` is ``(a < b) != True``, ``a == b`` is
+    ``(a != b) != True``, ``!a`` is ``a != True``."""
+    from tinygrad.uop.ops import Ops
+
+    wi, bl = dtypes.weakint, dtypes.bool
+    true = UOp.const(True, bl)
+    minus_one = UOp.const(-1, wi)
+    seen = _reachable(nodes, roots)
+    v = [None] * len(nodes)
+    for i, n in enumerate(nodes):
+        if not seen[i]:
+            continue
+        op = n[0]
+        if op == "const":
+            v[i] = UOp.const(n[1], wi)
+        elif op == "var":
+            v[i] = xs[n[1]]
+        elif op == "bool":
+            v[i] = UOp.const(bool(n[1]), bl)
+        elif op == "div":
+            v[i] = UOp(Ops.FLOORDIV, wi, (v[n[1]], UOp.const(n[2], wi)))
+        elif op == "mod":
+            v[i] = UOp(Ops.FLOORMOD, wi, (v[n[1]], UOp.const(n[2], wi)))
+        elif op == "not":
+            v[i] = UOp(Ops.CMPNE, bl, (v[n[1]], true))
+        elif op == "select":
+            v[i] = UOp(Ops.WHERE, wi, (v[n[1]], v[n[2]], v[n[3]]))
+        else:
+            a, b = v[n[1]], v[n[2]]
+            if op == "add":
+                v[i] = UOp(Ops.ADD, wi, (a, b))
+            elif op == "sub":
+                v[i] = UOp(Ops.ADD, wi, (a, UOp(Ops.MUL, wi, (b, minus_one))))
+            elif op == "mul":
+                v[i] = UOp(Ops.MUL, wi, (a, b))
+            elif op == "lt":
+                v[i] = UOp(Ops.CMPLT, bl, (a, b))
+            elif op == "le":
+                v[i] = UOp(Ops.CMPNE, bl, (UOp(Ops.CMPLT, bl, (b, a)), true))
+            elif op == "gt":
+                v[i] = UOp(Ops.CMPLT, bl, (b, a))
+            elif op == "ge":
+                v[i] = UOp(Ops.CMPNE, bl, (UOp(Ops.CMPLT, bl, (a, b)), true))
+            elif op == "eq":
+                v[i] = UOp(Ops.CMPNE, bl, (UOp(Ops.CMPNE, bl, (a, b)), true))
+            elif op == "ne":
+                v[i] = UOp(Ops.CMPNE, bl, (a, b))
+            elif op == "and":
+                v[i] = UOp(Ops.AND, bl, (a, b))
+            elif op == "or":
+                v[i] = UOp(Ops.OR, bl, (a, b))
+            else:
+                raise ValueError(f"unknown kernel node {n!r}")
+    return [v[r] for r in roots]
+
+
+def _to_uops_operators(nodes, roots, xs, UOp, dtypes):
+    """:func:`_to_uops` through tinygrad's operators (any dtype)."""
     seen = _reachable(nodes, roots)
     v = [None] * len(nodes)
     for i, n in enumerate(nodes):
@@ -346,22 +410,16 @@ def _index_uops(in_shape, top, ops, rngs, pads):
     from tinygrad.dtype import dtypes
     from tinygrad.uop.ops import UOp
 
-    kernels, checked = _kernels(in_shape, ops)
+    nodes, kernels, checked = _kernels(in_shape, ops)
     xs = [t.get_idx() for t in top]
     valid = _gate(top if pads else rngs)
-    coords = []
-    for kern in kernels:
-        if kern is None:
-            coords.append(UOp.const(0, dtypes.weakint))
-            continue
-        nodes, roots = kern
-        coords.append(_to_uops(nodes, roots[:1], xs, UOp, dtypes)[0])
-    chain_valid = None
-    if pads:
-        nodes, roots = checked
-        chain_valid = _to_uops(nodes, roots[1:], xs, UOp, dtypes)[0]
-        if chain_valid.op.name == "CONST" and chain_valid.arg is True:
-            chain_valid = None
+    roots = [k for k in kernels if k is not None] + ([checked] if pads else [])
+    built = iter(_to_uops(nodes, roots, xs, UOp, dtypes))
+    zero = UOp.const(0, dtypes.weakint)
+    coords = [zero if k is None else next(built) for k in kernels]
+    chain_valid = next(built) if pads else None
+    if chain_valid is not None and chain_valid.op.name == "CONST" and chain_valid.arg is True:
+        chain_valid = None
     if chain_valid is not None:
         coords, chain_valid = _share_quotients(coords, chain_valid, valid)
     if chain_valid is not None:
@@ -369,6 +427,11 @@ def _index_uops(in_shape, top, ops, rngs, pads):
     if valid is None:
         return tuple(coords)
     return tuple(c.valid(valid) for c in coords)
+
+
+#: Ops whose index tinygrad writes as an affine map of the coordinates it is
+#: given (a permutation, an offset, a reversal, dropped leading dimensions).
+_AFFINE_OPS = frozenset(("PERMUTE", "SHRINK", "FLIP", "EXPAND"))
 
 
 def _apply_movement_op(op, in_shape, arg, rngs):
@@ -393,10 +456,13 @@ def _apply_movement_op(op, in_shape, arg, rngs):
         ops, reshaped = ops + above, reshaped or was
     else:
         top, top_shape = rngs, out_shape
-    if not reshaped:
-        # No reshape in the chain so far: tinygrad's index is affine in the
-        # top's (no division to save) and cheaper to build; the chain is
-        # still recorded, so a reshape further down sees all of it.
+    if not reshaped or op.name in _AFFINE_OPS:
+        # No reshape in the chain so far, or an op that moves, offsets,
+        # reverses or drops the coordinates it receives: tinygrad's index is
+        # affine in the UOps it is given (no division to save; after a
+        # reshape, hlayout's coordinates pass through) and cheaper to build.
+        # The chain is still recorded, so a reshape or pad further down gets
+        # hlayout's index of all of it.
         result = original(op, in_shape, arg, rngs)
     else:
         try:
