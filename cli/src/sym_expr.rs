@@ -40,10 +40,30 @@ pub(crate) fn layout_expr(
             ))
         }
     };
+    if versions_field(f)? {
+        return Ok(
+            codegen::sym_layout_versions(l, syms, Input::Linear).and_then(|kv| {
+                let (index, valid) = kv.kernel().kernel().render_within(lang, limits)?;
+                let n = kv.versions().len();
+                Ok(json!({ "index": index, "valid": valid, "versions": n }))
+            }),
+        );
+    }
     Ok(codegen::sym_layout(l, syms, Input::Linear).and_then(|k| {
         let (index, valid) = k.kernel().render_within(lang, limits)?;
         Ok(json!({ "index": index, "valid": valid }))
     }))
+}
+
+/// The `"versions"` field of a symbolic `expr` or `chain` request (an
+/// extension, default `false`): `true` asks for the versioned kernel
+/// (`codegen::sym_layout_versions`, `codegen::sym_chain_versions`).
+///
+/// # Errors
+/// A value that is not a boolean.
+pub(crate) fn versions_field(f: &Fields) -> Result<bool, String> {
+    f.optional("versions")
+        .map_or(Ok(false), |v| fields::boolean(v, "versions"))
 }
 
 /// `hlayout expr` of layout text with symbols: two lines (`index: …`,
