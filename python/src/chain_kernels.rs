@@ -41,7 +41,7 @@ impl SharedNodes {
         seen[root as usize] = true;
         for i in (0..nodes.len()).rev() {
             if seen[i] {
-                for c in children(&nodes[i]) {
+                for c in nodes[i].children() {
                     seen[c as usize] = true;
                 }
             }
@@ -49,7 +49,7 @@ impl SharedNodes {
         let mut new_id = vec![0u32; nodes.len()];
         for (i, n) in nodes.iter().enumerate() {
             if seen[i] {
-                new_id[i] = self.intern(renumber(n, &new_id));
+                new_id[i] = self.intern(n.map_children(|c| new_id[c as usize]));
             }
         }
         new_id[root as usize]
@@ -61,53 +61,6 @@ impl SharedNodes {
             self.nodes.push(n);
             next
         })
-    }
-}
-
-/// The node ids `n` reads.
-fn children(n: &Node) -> Vec<u32> {
-    match *n {
-        Node::Const(_) | Node::Var(_) | Node::Bool(_) => vec![],
-        Node::Div(a, _) | Node::Mod(a, _) | Node::Not(a) => vec![a],
-        Node::Select(c, a, b) => vec![c, a, b],
-        Node::DivBy(a, b)
-        | Node::ModBy(a, b)
-        | Node::Add(a, b)
-        | Node::Sub(a, b)
-        | Node::Mul(a, b)
-        | Node::Lt(a, b)
-        | Node::Le(a, b)
-        | Node::Gt(a, b)
-        | Node::Ge(a, b)
-        | Node::Eq(a, b)
-        | Node::Ne(a, b)
-        | Node::And(a, b)
-        | Node::Or(a, b) => vec![a, b],
-    }
-}
-
-/// `n` with every child id `c` replaced by `id[c]`.
-fn renumber(n: &Node, id: &[u32]) -> Node {
-    let r = |c: u32| id[c as usize];
-    match *n {
-        Node::Const(_) | Node::Var(_) | Node::Bool(_) => *n,
-        Node::Div(a, c) => Node::Div(r(a), c),
-        Node::Mod(a, c) => Node::Mod(r(a), c),
-        Node::Not(a) => Node::Not(r(a)),
-        Node::Select(c, a, b) => Node::Select(r(c), r(a), r(b)),
-        Node::DivBy(a, b) => Node::DivBy(r(a), r(b)),
-        Node::ModBy(a, b) => Node::ModBy(r(a), r(b)),
-        Node::Add(a, b) => Node::Add(r(a), r(b)),
-        Node::Sub(a, b) => Node::Sub(r(a), r(b)),
-        Node::Mul(a, b) => Node::Mul(r(a), r(b)),
-        Node::Lt(a, b) => Node::Lt(r(a), r(b)),
-        Node::Le(a, b) => Node::Le(r(a), r(b)),
-        Node::Gt(a, b) => Node::Gt(r(a), r(b)),
-        Node::Ge(a, b) => Node::Ge(r(a), r(b)),
-        Node::Eq(a, b) => Node::Eq(r(a), r(b)),
-        Node::Ne(a, b) => Node::Ne(r(a), r(b)),
-        Node::And(a, b) => Node::And(r(a), r(b)),
-        Node::Or(a, b) => Node::Or(r(a), r(b)),
     }
 }
 

@@ -89,6 +89,51 @@ impl Node {
                 | Node::Select(..)
         )
     }
+
+    /// The nodes this one reads, in operand order (a `Div`'s or `Mod`'s
+    /// constant divisor is not a node). O(1).
+    ///
+    /// ```
+    /// use hlayout::codegen::Node;
+    /// assert_eq!(Node::Select(0, 1, 2).children().collect::<Vec<_>>(), [0, 1, 2]);
+    /// assert_eq!(Node::Div(3, 4).children().collect::<Vec<_>>(), [3]);
+    /// assert_eq!(Node::Const(7).children().count(), 0);
+    /// ```
+    pub fn children(self) -> impl Iterator<Item = NodeId> {
+        children(self)
+    }
+
+    /// The same node reading `f(c)` in place of each child `c`: how a node
+    /// is copied from one kernel's node list into another's. O(1).
+    ///
+    /// ```
+    /// use hlayout::codegen::Node;
+    /// assert_eq!(Node::Sub(0, 2).map_children(|c| c + 10), Node::Sub(10, 12));
+    /// assert_eq!(Node::Mod(1, 4).map_children(|c| c * 3), Node::Mod(3, 4));
+    /// assert_eq!(Node::Var(1).map_children(|c| c + 10), Node::Var(1));
+    /// ```
+    pub fn map_children(self, f: impl Fn(NodeId) -> NodeId) -> Node {
+        match self {
+            Node::Const(_) | Node::Var(_) | Node::Bool(_) => self,
+            Node::Add(a, b) => Node::Add(f(a), f(b)),
+            Node::Sub(a, b) => Node::Sub(f(a), f(b)),
+            Node::Mul(a, b) => Node::Mul(f(a), f(b)),
+            Node::Div(a, c) => Node::Div(f(a), c),
+            Node::Mod(a, c) => Node::Mod(f(a), c),
+            Node::DivBy(a, d) => Node::DivBy(f(a), f(d)),
+            Node::ModBy(a, d) => Node::ModBy(f(a), f(d)),
+            Node::Select(c, a, b) => Node::Select(f(c), f(a), f(b)),
+            Node::Lt(a, b) => Node::Lt(f(a), f(b)),
+            Node::Le(a, b) => Node::Le(f(a), f(b)),
+            Node::Gt(a, b) => Node::Gt(f(a), f(b)),
+            Node::Ge(a, b) => Node::Ge(f(a), f(b)),
+            Node::Eq(a, b) => Node::Eq(f(a), f(b)),
+            Node::Ne(a, b) => Node::Ne(f(a), f(b)),
+            Node::And(a, b) => Node::And(f(a), f(b)),
+            Node::Or(a, b) => Node::Or(f(a), f(b)),
+            Node::Not(a) => Node::Not(f(a)),
+        }
+    }
 }
 
 /// An input variable: its name and its range `[0, extent)`.

@@ -89,31 +89,11 @@ fn splice(k: &mut Kernel, other: &Kernel, arg: NodeId) -> (NodeId, NodeId) {
         if !seen[id] {
             continue;
         }
-        let m = |c: NodeId| map[c as usize];
-        let copy = match node {
-            Node::Var(_) => {
-                map[id] = arg;
-                continue;
-            }
-            Node::Const(_) | Node::Bool(_) => node,
-            Node::Add(a, b) => Node::Add(m(a), m(b)),
-            Node::Sub(a, b) => Node::Sub(m(a), m(b)),
-            Node::Mul(a, b) => Node::Mul(m(a), m(b)),
-            Node::Div(a, c) => Node::Div(m(a), c),
-            Node::Mod(a, c) => Node::Mod(m(a), c),
-            Node::DivBy(a, d) => Node::DivBy(m(a), m(d)),
-            Node::ModBy(a, d) => Node::ModBy(m(a), m(d)),
-            Node::Select(c, a, b) => Node::Select(m(c), m(a), m(b)),
-            Node::Lt(a, b) => Node::Lt(m(a), m(b)),
-            Node::Le(a, b) => Node::Le(m(a), m(b)),
-            Node::Gt(a, b) => Node::Gt(m(a), m(b)),
-            Node::Ge(a, b) => Node::Ge(m(a), m(b)),
-            Node::Eq(a, b) => Node::Eq(m(a), m(b)),
-            Node::Ne(a, b) => Node::Ne(m(a), m(b)),
-            Node::And(a, b) => Node::And(m(a), m(b)),
-            Node::Or(a, b) => Node::Or(m(a), m(b)),
-            Node::Not(a) => Node::Not(m(a)),
-        };
+        if let Node::Var(_) = node {
+            map[id] = arg;
+            continue;
+        }
+        let copy = node.map_children(|c| map[c as usize]);
         debug_assert!(children(node).all(|c| seen[c as usize]));
         map[id] = k.push_hint(copy, Some(other.range(id as NodeId)));
     }
