@@ -473,6 +473,40 @@ impl Kernel {
     ///
     /// See [`Kernel`] for an example.
     pub fn eval(&self, at: &[i64]) -> Result<(i64, bool)> {
+        self.eval_with(at, false)
+    }
+
+    /// [`Kernel::eval`], except that a `?:` reads only the branch it
+    /// takes, as C and Python do: a node that fails (a division of a
+    /// negative operand, an overflow) is an error only when the roots read
+    /// it. For a versioned kernel (`codegen::sym_chain_versions`), whose
+    /// versions are exact and safe only where their guards hold. O(nodes).
+    ///
+    /// # Errors
+    /// As [`Kernel::eval`], for the nodes the roots read.
+    ///
+    /// ```
+    /// use hlayout::codegen::{Kernel, Node, Var};
+    /// let mut k = Kernel::new(vec![Var { name: "x".into(), extent: 10 }]);
+    /// let x = k.push(Node::Var(0));
+    /// let five = k.push(Node::Const(5));
+    /// let d = k.push(Node::Sub(x, five));
+    /// let q = k.push(Node::Div(d, 2));
+    /// let c = k.push(Node::Ge(x, five));
+    /// let s = k.push(Node::Select(c, q, x));
+    /// k.set_index(s);
+    /// assert!(k.eval(&[0]).is_err()); // x - 5 < 0 in the arm not taken
+    /// assert_eq!(k.eval_taken(&[0])?, (0, true));
+    /// assert_eq!(k.eval_taken(&[9])?, (2, true));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn eval_taken(&self, at: &[i64]) -> Result<(i64, bool)> {
+        self.eval_with(at, true)
+    }
+
+    /// The interpreter: every reachable node (`taken_only == false`), or
+    /// only what the roots read through the selects taken.
+    fn eval_with(&self, at: &[i64], taken_only: bool) -> Result<(i64, bool)> {
         if at.len() != self.vars.len()
             || at
                 .iter()
@@ -483,9 +517,9 @@ impl Kernel {
                 what: format!("point {at:?} outside the kernel's variable ranges"),
             });
         }
-        // A node whose evaluation fails holds `None`; the failure is reported
-        // only if it reaches a root (a `Select` reads only the branch taken, as
-        // C's `?:` does: a versioned kernel's other versions are not run).
+        // With `taken_only`, a node whose evaluation fails holds `None`; the
+        // failure is reported only if it reaches a root (a `Select` reads
+        // only the branch taken). Otherwise the first failure is the error.
         let mut val: Vec<Option<i64>> = Vec::with_capacity(self.nodes.len());
         let mut first: Option<Error> = None;
         let seen = self.reachable();
@@ -495,10 +529,14 @@ impl Kernel {
                 continue;
             }
             let x = eval_node(*node, &val, at);
-            if let Err(e) = &x {
-                first.get_or_insert_with(|| e.clone());
+            match x {
+                Err(e) if !taken_only => return Err(e),
+                Err(e) => {
+                    first.get_or_insert(e);
+                    val.push(None);
+                }
+                Ok(v) => val.push(Some(v)),
             }
-            val.push(x.ok());
         }
         match (val[self.index as usize], val[self.valid as usize]) {
             (Some(i), Some(ok)) => Ok((i, ok != 0)),

@@ -623,6 +623,7 @@ fn combine(all: &[Version], syms: &Symbols) -> Result<SymKernel> {
         kernel: k,
         extents: generic.extents().to_vec(),
         symbols: generic.symbols().to_vec(),
+        taken_only: true,
     })
 }
 
