@@ -28,6 +28,7 @@
 //! | `chain` offsets | one evaluation per offset and view | offsets · v ≤ `max_reply_elements` |
 //! | `expr` | polynomial in n; nesting one level per view | `codegen::MAX_STACK_VIEWS` |
 //! | `expr` text (and a chain's `"expr"`) | O(kernel nodes) to measure, then O(text) | `max_expr_bytes` |
+//! | versioned `expr` over symbols (`"versions":true`) | one symbolic pipeline run per candidate guard, at most `4 · max_kernel_versions` pairs | `max_kernel_versions`, `max_expr_bytes` |
 //!
 //! A budget that runs out answers [`Error::BudgetExceeded`] ("undecided"),
 //! never a guess.
