@@ -413,6 +413,20 @@ fn chain_expr_symbolic(bencher: Bencher, which: &str) {
     });
 }
 
+/// The versioned kernel of the same chain (`codegen::sym_chain_versions`:
+/// the candidate pins' pipelines, the whole guarded text rendered).
+#[divan::bench(args = SYM_CHAINS)]
+fn chain_expr_versioned(bencher: Bencher, which: &str) {
+    let c = sym_chain_case(which);
+    bencher.bench_local(|| {
+        codegen::sym_chain_versions(black_box(&c.shape), &c.ops, &c.syms, Input::Coords)
+            .unwrap()
+            .kernel()
+            .kernel()
+            .c()
+    });
+}
+
 #[divan::bench(args = SYM_CHAINS)]
 fn chain_expr_concrete(bencher: Bencher, which: &str) {
     let c = sym_chain_case(which);

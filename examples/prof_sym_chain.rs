@@ -3,8 +3,9 @@
 //! (`chain_expr_*`, the same chains and binding), chosen by the first
 //! argument: `kv` (the default), `pad`, `views`. A second argument
 //! `concrete` builds the concrete chain's kernel at the binding instead, for
-//! the instruction ratio; `setup` builds (and checks) the case only, whose
-//! count is subtracted.
+//! the instruction ratio; `versioned` builds the versioned kernel
+//! (`codegen::sym_chain_versions`) instead; `setup` builds (and checks) the
+//! case only, whose count is subtracted.
 //!
 //! ```sh
 //! cargo build --release --example prof_sym_chain
@@ -33,6 +34,12 @@ fn main() {
         let (index, valid) = if concrete {
             codegen::stack(black_box(&c.concrete), Input::Coords)
                 .expect("kernel")
+                .c()
+        } else if mode == "versioned" {
+            codegen::sym_chain_versions(black_box(&c.shape), &c.ops, &c.syms, Input::Coords)
+                .expect("kernel")
+                .kernel()
+                .kernel()
                 .c()
         } else {
             codegen::sym_stack(black_box(&c.stack), &c.syms, Input::Coords)

@@ -28,6 +28,7 @@
 //! | `chain` offsets | one evaluation per offset and view | offsets · v ≤ `max_reply_elements` |
 //! | `expr` | polynomial in n; nesting one level per view | `codegen::MAX_STACK_VIEWS` |
 //! | `expr` text (and a chain's `"expr"`) | O(kernel nodes) to measure, then O(text) | `max_expr_bytes` |
+//! | versioned `expr` over symbols (`"versions":true`) | one symbolic pipeline run per candidate guard, at most `4 · max_kernel_versions` pairs | `max_kernel_versions`, `max_expr_bytes` |
 //!
 //! A budget that runs out answers [`Error::BudgetExceeded`] ("undecided"),
 //! never a guess.
@@ -80,6 +81,10 @@ pub const DEFAULT_MAX_TERMS: usize = 64;
 /// milliseconds.
 pub const DEFAULT_MAX_EXPR_BYTES: usize = 1 << 20;
 
+/// Default [`Limits::max_kernel_versions`]: 16 versions of one symbolic
+/// kernel (the generic one included).
+pub const DEFAULT_MAX_KERNEL_VERSIONS: usize = 16;
+
 /// Bounds on one request, checked before any work starts.
 ///
 /// ```
@@ -123,13 +128,18 @@ pub struct Limits {
     /// the kernel itself grows linearly; it is measured before it is written
     /// (`Kernel::render_within`).
     pub max_expr_bytes: usize,
+    /// Most versions of one versioned symbolic kernel
+    /// (`codegen::sym_chain_versions`), the generic one included: each
+    /// costs one run of the symbolic pipeline to build and adds its text.
+    pub max_kernel_versions: usize,
 }
 
 impl Limits {
     /// The defaults: [`DEFAULT_MAX_RANK`], [`DEFAULT_MAX_DEPTH`],
     /// [`DEFAULT_MAX_REPLY_ELEMENTS`], [`DEFAULT_MAX_LINE_BYTES`],
     /// [`DEFAULT_MAX_OPS`], [`DEFAULT_MAX_SYMBOLS`], [`DEFAULT_MAX_DEGREE`],
-    /// [`DEFAULT_MAX_TERMS`], [`DEFAULT_MAX_EXPR_BYTES`].
+    /// [`DEFAULT_MAX_TERMS`], [`DEFAULT_MAX_EXPR_BYTES`],
+    /// [`DEFAULT_MAX_KERNEL_VERSIONS`].
     ///
     /// ```
     /// assert_eq!(hlayout::Limits::DEFAULT, hlayout::Limits::default());
@@ -144,6 +154,7 @@ impl Limits {
         max_degree: DEFAULT_MAX_DEGREE,
         max_terms: DEFAULT_MAX_TERMS,
         max_expr_bytes: DEFAULT_MAX_EXPR_BYTES,
+        max_kernel_versions: DEFAULT_MAX_KERNEL_VERSIONS,
     };
 
     /// `Ok` when `rank <= max_rank`. O(1).

@@ -25,6 +25,7 @@ mod swizzle_props;
 mod sym_bind;
 mod sym_chain_kernel;
 mod sym_kernel;
+mod sym_versions;
 mod symbolic;
 mod symbolic_flat;
 mod symbolic_negative;

@@ -165,7 +165,7 @@ fn stride() -> impl Strategy<Value = String> {
 }
 
 /// A layout over `N` and `M`, one level of nesting.
-fn layout_text() -> impl Strategy<Value = String> {
+pub(crate) fn layout_text() -> impl Strategy<Value = String> {
     let mode = prop::collection::vec((extent(), stride()), 1..=3);
     prop::collection::vec(mode, 1..=2).prop_map(|modes| {
         let part = |pick: &dyn Fn(&(String, String)) -> String| {

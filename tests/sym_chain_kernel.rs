@@ -17,7 +17,7 @@ use crate::symbolic_views::{
     abstracted, chain_ops, chains, draw_symbolic_op, numbers, symbolic_table, value_at, Chain,
     Words,
 };
-use hlayout::codegen::{self, Input, Node};
+use hlayout::codegen::{self, Input, Lang, Node};
 use hlayout::symbolic::{Assume, Poly, SymView, SymViewStack, Symbols};
 use hlayout::Error;
 use proptest::prelude::*;
@@ -146,6 +146,30 @@ struct Tally {
     more_other: usize,
     /// Fewer.
     fewer: usize,
+    /// Versioned kernels (`codegen::sym_chain_versions`): bindings checked
+    /// (those above, random ones and each guard's pins).
+    v_checked: usize,
+    /// Of those, where the version taken has more `/` and `%` than the
+    /// concrete kernel; every one printed.
+    v_more: usize,
+    /// Of those, where nothing is valid at the binding.
+    v_more_never: usize,
+    /// Of those, where the concrete kernel of a stack of several views is
+    /// cheaper (the symbolic path does not build the fused lowering).
+    v_more_stacked: usize,
+    /// Where it has fewer.
+    v_fewer: usize,
+    /// Excess `/` and `%` summed: single text (at the bindings above),
+    /// versioned (at the same bindings).
+    excess_single: usize,
+    excess_versioned: usize,
+    /// Versioned kernels built, their versions in all, the most versions.
+    kernels: usize,
+    versions: usize,
+    max_versions: usize,
+    /// C text bytes: single texts, versioned texts.
+    bytes_single: u64,
+    bytes_versioned: u64,
 }
 
 impl Tally {
@@ -205,19 +229,39 @@ fn points(shape: &[i64], input: Input) -> Vec<Vec<i64>> {
 
 /// Checks the kernels of chain `c` (answered as `t`) at both inputs and up
 /// to `per` values per symbol with the interpreter, counts their divisions,
-/// and adds the runs for the compiler.
+/// and adds the runs for the compiler. The versioned kernel is checked at
+/// the same bindings, at random ones and at each guard's pins: the version
+/// taken (by the guards) against the concrete kernel's `/` and `%`, and
+/// the whole guarded text at every point.
 fn check(c: &Chain, t: &SymViewStack, per: usize, tally: &mut Tally, runs: &mut Vec<Run>) {
     let text = t.show(&c.syms).to_string();
     for input in [Input::Coords, Input::Linear] {
         let k = codegen::sym_stack(t, &c.syms, input)
             .unwrap_or_else(|e| panic!("{text} {input:?}: {e}"));
         crate::expr_limit::text_len_is_exact(k.kernel());
-        for values in c.bindings(per) {
+        let kv = codegen::sym_chain_versions(&c.shape, &c.ops, &c.syms, input)
+            .unwrap_or_else(|e| panic!("{text} {input:?} versioned: {e}"));
+        crate::expr_limit::text_len_is_exact(kv.kernel().kernel());
+        tally.kernels += 1;
+        tally.versions += kv.versions().len();
+        tally.max_versions = tally.max_versions.max(kv.versions().len());
+        tally.bytes_single += k.kernel().text_len(Lang::C).0 + k.kernel().text_len(Lang::C).1;
+        let (vi, vv) = kv.kernel().kernel().text_len(Lang::C);
+        tally.bytes_versioned += vi + vv;
+        let base = c.bindings(per);
+        for values in base.iter().cloned() {
             let (a, concrete) = c.concrete(&values).unwrap();
             let what = format!("{text} {input:?} at {values:?}: {:?}", k.kernel().c());
             let ck = codegen::stack(&concrete, input).unwrap();
             let (sym, conc) = (k.kernel().div_mod_count(), ck.div_mod_count());
             tally.checked += 1;
+            tally.excess_single += sym.saturating_sub(conc);
+            tally.excess_versioned += kv
+                .taken(&values)
+                .kernel()
+                .kernel()
+                .div_mod_count()
+                .saturating_sub(conc);
             if sym > conc {
                 let never = ck.nodes()[ck.valid() as usize] == Node::Bool(false);
                 if tally.more(t, &c.syms, &values, never) {
@@ -247,7 +291,147 @@ fn check(c: &Chain, t: &SymViewStack, per: usize, tally: &mut Tally, runs: &mut 
                 want: a.data,
             });
         }
+        let mut all = base;
+        all.extend(random_bindings(
+            &c.syms,
+            text.len() as u64 + input as u64,
+            4,
+        ));
+        all.extend(guard_bindings(&c.syms, &kv, per));
+        all.sort();
+        all.dedup();
+        for values in all {
+            check_versioned(c, &kv, &text, input, values, tally, runs);
+        }
     }
+}
+
+/// The versioned kernel at one binding: its cost against the concrete
+/// kernel's, and every point through the version taken and the whole text.
+fn check_versioned(
+    c: &Chain,
+    kv: &codegen::SymVersions,
+    text: &str,
+    input: Input,
+    values: Vec<i64>,
+    tally: &mut Tally,
+    runs: &mut Vec<Run>,
+) {
+    let (a, concrete) = c.concrete(&values).unwrap();
+    let ck = codegen::stack(&concrete, input).unwrap();
+    let taken = kv.taken(&values);
+    assert!(
+        kv.versions().iter().position(|v| v.holds(&values))
+            == kv.versions().iter().position(|v| std::ptr::eq(v, taken)),
+        "{text}: the first version whose guard holds is taken"
+    );
+    let what = format!(
+        "{text} {input:?} at {values:?} (guard {:?}): {:?}",
+        taken.guard(),
+        taken.kernel().kernel().c()
+    );
+    let (sym, conc) = (taken.kernel().kernel().div_mod_count(), ck.div_mod_count());
+    tally.v_checked += 1;
+    if sym > conc {
+        tally.v_more += 1;
+        if ck.nodes()[ck.valid() as usize] == Node::Bool(false) {
+            tally.v_more_never += 1;
+        } else if concrete.views().len() > 1
+            && codegen::split(&concrete, input).unwrap().div_mod_count() > conc
+        {
+            tally.v_more_stacked += 1;
+        }
+        eprintln!(
+            "versioned {what}: {sym} / and % where the concrete {:?} has {conc}",
+            ck.c()
+        );
+    } else if sym < conc {
+        tally.v_fewer += 1;
+    }
+    let points = points(&a.shape, input);
+    for (p, &w) in points.iter().zip(&a.data) {
+        for (how, got) in [
+            ("version", kv.eval(&c.syms, p, &values)),
+            ("whole", kv.kernel().eval(&c.syms, p, &values)),
+        ] {
+            let (idx, ok) = got.unwrap_or_else(|e| panic!("{how} {what} at {p:?}: {e}"));
+            assert_eq!(ok, w >= 0, "{how} {what}: validity at {p:?}");
+            if ok {
+                assert_eq!(idx, w, "{how} {what}: offset at {p:?}");
+            }
+        }
+    }
+    runs.push(Run {
+        k: kv.kernel().clone(),
+        values,
+        points,
+        want: a.data,
+    });
+}
+
+/// `n` bindings drawn (deterministically from `seed`) among the allowed
+/// values of every symbol, not only the checked extremes and middle.
+pub(crate) fn random_bindings(syms: &Symbols, seed: u64, n: usize) -> Vec<Vec<i64>> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            (0..syms.len() as u8)
+                .map(|id| {
+                    let (lo, hi) = syms.range(id);
+                    let d = syms.assumption(id).divisible_by;
+                    let count = ((hi - lo) / d + 1) as u64;
+                    lo + d * (next() % count) as i64
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// For each guard, bindings where it holds: its value pins with every
+/// other symbol at its least, a middle and its greatest value, and each
+/// substituted symbol set from the others where that value is allowed.
+pub(crate) fn guard_bindings(
+    syms: &Symbols,
+    kv: &codegen::SymVersions,
+    per: usize,
+) -> Vec<Vec<i64>> {
+    let mut out = Vec::new();
+    for v in kv.versions() {
+        let mut pinned = syms.clone();
+        for (id, value) in v.guard() {
+            if let Some(value) = value.as_const() {
+                let one = Assume {
+                    min: value,
+                    max: value,
+                    divisible_by: 1,
+                };
+                pinned.assume(syms.name(*id), one).unwrap();
+            }
+        }
+        let c = Chain {
+            syms: pinned,
+            shape: Vec::new(),
+            ops: Vec::new(),
+        };
+        for mut b in c.bindings(per) {
+            for (id, r) in v.guard() {
+                if let Some(x) = r.eval(&b).and_then(|x| i64::try_from(x).ok()) {
+                    b[*id as usize] = x;
+                }
+            }
+            let allowed = (0..syms.len()).all(|id| syms.assumption(id as u8).allows(b[id]));
+            if allowed && v.holds(&b) {
+                out.push(b);
+            }
+        }
+    }
+    out
 }
 
 #[test]
@@ -261,6 +445,8 @@ fn named_symbolic_chains_agree_at_every_binding() {
     eprintln!("named chains: {tally:?}");
     assert!(tally.more * 5 < tally.checked, "{tally:?}");
     assert_eq!(tally.more_other, 0, "{tally:?}");
+    // The version taken never has more `/` and `%` than the concrete kernel.
+    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
     assert!(runs.len() > 80, "{}", runs.len());
     compiled_agree(&runs);
 }
@@ -281,6 +467,8 @@ fn random_symbolic_chains_agree_at_every_binding() {
     eprintln!("random chains: {tally:?}");
     assert!(tally.more * 10 < tally.checked, "{tally:?}");
     assert_eq!(tally.more_other, 0, "{tally:?}");
+    // The version taken never has more `/` and `%` than the concrete kernel.
+    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
     compiled_agree(&runs);
 }
 
@@ -370,6 +558,8 @@ fn abstracted_tinygrad_chains_agree_at_every_binding() {
     assert!(answered * 8 > tried, "{answered} of {tried}");
     assert!(tally.more * 10 < tally.checked, "{tally:?}");
     assert_eq!(tally.more_other, 0, "{tally:?}");
+    // The version taken never has more `/` and `%` than the concrete kernel.
+    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
     compiled_agree(&runs);
 }
 
@@ -393,6 +583,13 @@ fn abstracted_random_chains_agree_at_every_binding() {
     // (`x-2 <= x0 < x` on an extent 2 at x = 1) is not classified: rare.
     assert!(tally.more * 10 < tally.checked, "{tally:?}");
     assert!(tally.more_other * 50 < tally.checked, "{tally:?}");
+    // Versioned: only where nothing is valid, or where the concrete stack's
+    // fused lowering is cheaper (not built over symbols), if ever.
+    assert_eq!(
+        tally.v_more,
+        tally.v_more_never + tally.v_more_stacked,
+        "{tally:?}"
+    );
     compiled_agree(&runs);
 }
 

@@ -18,7 +18,7 @@ use hlayout::Layout;
 /// `(layout, [(symbol, min, max, divisible_by)])`.
 type Case = (&'static str, &'static [(&'static str, i64, i64, i64)]);
 
-const CASES: &[Case] = &[
+pub(crate) const CASES: &[Case] = &[
     ("(4,N):(1,4)", &[("N", 1, 9, 1)]),
     ("(N,4):(1,N)", &[("N", 2, 7, 1)]),
     ("(N,(4,8)):(32,(8,1))", &[("N", 1, 3, 1)]),
@@ -41,7 +41,7 @@ const CASES: &[Case] = &[
     ("(2,N,M):(N*M,1,N)", &[("N", 1, 4, 1), ("M", 1, 4, 1)]),
 ];
 
-fn symbols(assume: &[(&str, i64, i64, i64)]) -> Symbols {
+pub(crate) fn symbols(assume: &[(&str, i64, i64, i64)]) -> Symbols {
     let mut s = Symbols::new();
     for &(name, min, max, divisible_by) in assume {
         let a = Assume {
@@ -56,7 +56,7 @@ fn symbols(assume: &[(&str, i64, i64, i64)]) -> Symbols {
 
 /// Each symbol at its least, greatest and a middle allowed value, all
 /// combinations.
-fn bindings(s: &Symbols) -> Vec<Vec<i64>> {
+pub(crate) fn bindings(s: &Symbols) -> Vec<Vec<i64>> {
     let mut out = vec![vec![]];
     for id in 0..s.len() as u8 {
         let (lo, hi) = s.range(id);
@@ -80,7 +80,7 @@ fn bindings(s: &Symbols) -> Vec<Vec<i64>> {
 }
 
 /// The points of the kernel's inputs at `values`, row-major.
-fn points(k: &SymKernel, values: &[i64]) -> Vec<Vec<i64>> {
+pub(crate) fn points(k: &SymKernel, values: &[i64]) -> Vec<Vec<i64>> {
     let ext: Vec<i64> = k
         .extents()
         .iter()
@@ -173,7 +173,7 @@ fn leaves(l: &SymLayout, s: &Symbols, bound: &Layout, input: Input) -> (Vec<usiz
 }
 
 /// The concrete layout's offset at the input point `p`.
-fn offset(l: &Layout, p: &[i64], input: Input) -> i64 {
+pub(crate) fn offset(l: &Layout, p: &[i64], input: Input) -> i64 {
     match input {
         Input::Linear => l.eval(p[0]).unwrap(),
         Input::Coords => {

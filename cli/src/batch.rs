@@ -230,11 +230,11 @@ fn allowed_fields(op: &str) -> Option<&'static [&'static str]> {
     Some(match op {
         "eval" | "coalesce" | "flatten" | "right_inverse" | "left_inverse" => &["layout"],
         "complement" => &["layout", "cotarget"],
-        "chain" => &["shape", "ops", "offsets", "expr", "expr_input"],
+        "chain" => &["shape", "ops", "offsets", "expr", "expr_input", "versions"],
         "merge" => &["first", "second"],
         "compose" | "logical_divide" | "zipped_divide" | "logical_product" | "blocked_product"
         | "raked_product" => &["a", "b"],
-        "expr" => &["layout", "lang"],
+        "expr" => &["layout", "lang", "versions"],
         _ => return crate::smem::allowed_fields(op),
     })
 }

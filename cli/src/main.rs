@@ -153,6 +153,12 @@ fn command() -> Command {
                         .help("Variables: coordinates i0, i1, ... or the row-major rank i (default: linear for a layout, coords for a chain)"),
                 )
                 .arg(assume_arg())
+                .arg(
+                    Arg::new("versions")
+                        .long("versions")
+                        .action(clap::ArgAction::SetTrue)
+                        .help("Over symbols: a versioned kernel, G ? special : ... : generic, each guard a test of the symbols alone"),
+                )
                 .arg(limit("max-expr-bytes", "Longest kernel text (index and valid together), in bytes", DEFAULT_MAX_EXPR_BYTES as u64))
                 .arg(
                     Arg::new("chain")
@@ -305,6 +311,7 @@ fn limits(m: &ArgMatches) -> Limits {
         max_degree: size("max-degree"),
         max_terms: size("max-terms"),
         max_expr_bytes: size("max-expr-bytes"),
+        ..Limits::default()
     }
 }
 
@@ -406,21 +413,23 @@ fn main() -> ExitCode {
                 (Some(text), None)
                     if hlayout_cli::symbolic::text_has_symbol(text) && !text.contains("Sw<") =>
                 {
-                    Some(hlayout_cli::sym_expr::command(
+                    Some(hlayout_cli::sym_expr::command_versioned(
                         text,
                         &assumes,
                         lang,
                         get("input"),
                         &limits,
+                        m.get_flag("versions"),
                     ))
                 }
                 (None, Some(json)) if symbolic_chain(json) => {
-                    Some(hlayout_cli::sym_expr::chain_command(
+                    Some(hlayout_cli::sym_expr::chain_command_versioned(
                         json,
                         &assumes,
                         lang,
                         get("input"),
                         &limits,
+                        m.get_flag("versions"),
                     ))
                 }
                 _ => None,

@@ -62,9 +62,19 @@ pub(crate) fn chain(f: &Fields, syms: &mut Symbols, limits: &Limits) -> Result<R
     out.insert("views".into(), t.views().len().into());
     out.insert("repr".into(), t.show(syms).to_string().into());
     if let Some((lang, input)) = expr {
-        let k = codegen::sym_stack(&t, syms, input)
-            .map_err(|e| ChainError::Lib(String::new(), Box::new(e)))?;
-        out.extend(crate::expr::kernel_fields(k.kernel(), lang, limits)?);
+        let lib = |e| ChainError::Lib(String::new(), Box::new(e));
+        if crate::sym_expr::versions_field(f)? {
+            let kv = codegen::sym_chain_versions(&shape, &parsed, syms, input).map_err(lib)?;
+            out.extend(crate::expr::kernel_fields(
+                kv.kernel().kernel(),
+                lang,
+                limits,
+            )?);
+            out.insert("versions".into(), kv.versions().len().into());
+        } else {
+            let k = codegen::sym_stack(&t, syms, input).map_err(lib)?;
+            out.extend(crate::expr::kernel_fields(k.kernel(), lang, limits)?);
+        }
     }
     if f.optional("bind").is_some() && !listed {
         // Checked (a binding must name used symbols within their

@@ -40,10 +40,30 @@ pub(crate) fn layout_expr(
             ))
         }
     };
+    if versions_field(f)? {
+        return Ok(
+            codegen::sym_layout_versions(l, syms, Input::Linear).and_then(|kv| {
+                let (index, valid) = kv.kernel().kernel().render_within(lang, limits)?;
+                let n = kv.versions().len();
+                Ok(json!({ "index": index, "valid": valid, "versions": n }))
+            }),
+        );
+    }
     Ok(codegen::sym_layout(l, syms, Input::Linear).and_then(|k| {
         let (index, valid) = k.kernel().render_within(lang, limits)?;
         Ok(json!({ "index": index, "valid": valid }))
     }))
+}
+
+/// The `"versions"` field of a symbolic `expr` or `chain` request (an
+/// extension, default `false`): `true` asks for the versioned kernel
+/// (`codegen::sym_layout_versions`, `codegen::sym_chain_versions`).
+///
+/// # Errors
+/// A value that is not a boolean.
+pub(crate) fn versions_field(f: &Fields) -> Result<bool, String> {
+    f.optional("versions")
+        .map_or(Ok(false), |v| fields::boolean(v, "versions"))
 }
 
 /// `hlayout expr` of layout text with symbols: two lines (`index: …`,
@@ -73,9 +93,37 @@ pub fn command(
     input: Option<&str>,
     limits: &Limits,
 ) -> Result<String, String> {
+    command_versioned(text, assumes, lang, input, limits, false)
+}
+
+/// [`command`], or with `versions` the versioned kernel
+/// (`codegen::sym_layout_versions`; `hlayout expr --versions`): the guarded
+/// text, and a fourth line `versions: n`.
+///
+/// # Errors
+/// As [`command`].
+///
+/// ```
+/// let l = hlayout::Limits::default();
+/// let out = hlayout_cli::sym_expr::command_versioned("(4,N):(1,4)", &[], "c", None, &l, true).unwrap();
+/// assert_eq!(out, "index: N == 1 ? i : i * 4 - i / N * (4 * N - 1)\nvalid: 1\nvars: i, N\nversions: 2\n");
+/// ```
+pub fn command_versioned(
+    text: &str,
+    assumes: &[&str],
+    lang: &str,
+    input: Option<&str>,
+    limits: &Limits,
+    versions: bool,
+) -> Result<String, String> {
     let mut syms = crate::symbolic::symbols_of(assumes)?;
     let l = SymLayout::parse(text, &mut syms).map_err(|e| format!("{text}: {e}"))?;
     let (lang, input) = lang_input(lang, input, Input::Linear)?;
+    if versions {
+        let kv = codegen::sym_layout_versions(&l, &syms, input).map_err(|e| e.to_string())?;
+        let n = kv.versions().len();
+        return Ok(lines(kv.kernel(), lang, limits)? + &format!("versions: {n}\n"));
+    }
     let k = codegen::sym_layout(&l, &syms, input).map_err(|e| e.to_string())?;
     lines(&k, lang, limits)
 }
@@ -103,13 +151,44 @@ pub fn chain_command(
     input: Option<&str>,
     limits: &Limits,
 ) -> Result<String, String> {
+    chain_command_versioned(json, assumes, lang, input, limits, false)
+}
+
+/// [`chain_command`], or with `versions` the versioned kernel
+/// (`codegen::sym_chain_versions`; `hlayout expr --chain … --versions`):
+/// the guarded text, and a fourth line `versions: n`.
+///
+/// # Errors
+/// As [`chain_command`].
+///
+/// ```
+/// let json = r#"{"shape":["N",3],"ops":[["permute",[1,0]]]}"#;
+/// let l = hlayout::Limits::default();
+/// let out = hlayout_cli::sym_expr::chain_command_versioned(json, &["N:max=8"], "c", Some("linear"), &l, true).unwrap();
+/// assert!(out.starts_with("index: N == 1 ? i : "), "{out}");
+/// assert!(out.ends_with("versions: 2\n"), "{out}");
+/// ```
+pub fn chain_command_versioned(
+    json: &str,
+    assumes: &[&str],
+    lang: &str,
+    input: Option<&str>,
+    limits: &Limits,
+    versions: bool,
+) -> Result<String, String> {
     let mut syms = crate::symbolic::symbols_of(assumes)?;
     let req = crate::fields::parse_json(json).map_err(|e| format!("--chain: {e}"))?;
     let obj = req.as_object().ok_or("--chain: expected a JSON object")?;
     let f = Fields::new(obj, "chain", &["shape", "ops"])?;
-    let (t, _, _) = crate::sym_chain::stack(&f, &mut syms, limits)
+    let (t, shape, ops) = crate::sym_chain::stack(&f, &mut syms, limits)
         .map_err(crate::sym_chain::ChainError::message)?;
     let (lang, input) = lang_input(lang, input, Input::Coords)?;
+    if versions {
+        let kv =
+            codegen::sym_chain_versions(&shape, &ops, &syms, input).map_err(|e| e.to_string())?;
+        let n = kv.versions().len();
+        return Ok(lines(kv.kernel(), lang, limits)? + &format!("versions: {n}\n"));
+    }
     let k = codegen::sym_stack(&t, &syms, input).map_err(|e| e.to_string())?;
     lines(&k, lang, limits)
 }

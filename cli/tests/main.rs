@@ -19,6 +19,7 @@ mod smem;
 mod sym_chain;
 mod sym_flat;
 mod sym_tiles;
+mod sym_versions;
 mod symbolic;
 mod view_chains;
 mod vocabulary;

@@ -63,6 +63,7 @@ pub(crate) fn kernel(
     syms: &Symbols,
     source_repr: String,
     input: &str,
+    versions: bool,
     build: impl FnOnce(Input) -> hlayout::Result<SymKernel>,
 ) -> PyResult<PyKernel> {
     let k = build(kernel::input(input)?).py()?;
@@ -70,9 +71,10 @@ pub(crate) fn kernel(
         kernel: k,
         syms: syms.clone(),
     };
+    let flag = if versions { ", versions=True" } else { "" };
     Ok(PyKernel::symbolic(
         sym,
-        format!("{source_repr}.kernel('{input}')"),
+        format!("{source_repr}.kernel('{input}'{flag})"),
     ))
 }
 

@@ -177,10 +177,20 @@ impl PySymLayout {
     /// (('i * 4 - i // N * (4 * N - 1)', 'True'), (9, True))
     /// >>> k(5, 3) == (SymLayout("(4,N):(1,4)").bind(N=3)(5), True)
     /// True
-    #[pyo3(signature = (input="linear"))]
-    fn kernel(&self, input: &str) -> PyResult<crate::kernel::PyKernel> {
-        crate::sym_kernel::kernel(&self.syms, self.__repr__(), input, |i| {
-            hlayout::codegen::sym_layout(&self.inner, &self.syms, i)
+    ///
+    /// With `versions=True`, the versioned kernel (`G ? special : … :
+    /// generic`, each guard a test of the symbols alone): at each binding
+    /// the version taken has no more `/` and `%` than the single text.
+    ///
+    /// >>> v = SymLayout("(4,N):(1,4)", assume={"N": {"max": 64}}).kernel(versions=True)
+    /// >>> v.render("c")[0]
+    /// 'N == 1 ? i : i * 4 - i / N * (4 * N - 1)'
+    /// >>> v(3, 1), v(5, 3)
+    /// ((3, True), (9, True))
+    #[pyo3(signature = (input="linear", versions=false))]
+    fn kernel(&self, input: &str, versions: bool) -> PyResult<crate::kernel::PyKernel> {
+        crate::sym_kernel::kernel(&self.syms, self.__repr__(), input, versions, |i| {
+            layout_kernel(&self.inner, &self.syms, i, versions)
         })
     }
 
@@ -191,10 +201,12 @@ impl PySymLayout {
     /// ('i * 4 - i / N * (4 * N - 1)', '1')
     /// >>> SymLayout("(N,4):(1,N)", assume={"N": {"max": 64}}).expr("python", "coords")
     /// ('i0 + i1 * N', 'True')
-    #[pyo3(signature = (lang="c", input="linear"))]
-    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
+    /// >>> SymLayout("(4,N):(1,4)", assume={"N": {"max": 64}}).expr("python", versions=True)
+    /// ('i if N == 1 else i * 4 - i // N * (4 * N - 1)', 'True')
+    #[pyo3(signature = (lang="c", input="linear", versions=false))]
+    fn expr(&self, lang: &str, input: &str, versions: bool) -> PyResult<(String, String)> {
         crate::sym_kernel::expr(lang, input, |i| {
-            hlayout::codegen::sym_layout(&self.inner, &self.syms, i)
+            layout_kernel(&self.inner, &self.syms, i, versions)
         })
     }
 
@@ -474,4 +486,19 @@ fn cosize(l: &SymLayout, syms: &Symbols) -> PyResult<Poly> {
         .py()?;
     }
     Ok(c)
+}
+
+/// The single-text or the versioned kernel of `l` (`codegen::sym_layout`,
+/// `codegen::sym_layout_versions`).
+fn layout_kernel(
+    l: &hlayout::symbolic::SymLayout,
+    syms: &Symbols,
+    input: hlayout::codegen::Input,
+    versions: bool,
+) -> hlayout::Result<hlayout::codegen::SymKernel> {
+    if versions {
+        hlayout::codegen::sym_layout_versions(l, syms, input).map(|kv| kv.kernel().clone())
+    } else {
+        hlayout::codegen::sym_layout(l, syms, input)
+    }
 }

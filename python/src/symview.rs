@@ -76,6 +76,22 @@ fn pairs(obj: &Bound<'_, PyAny>, name: &str, syms: &mut Symbols) -> PyResult<Vec
 }
 
 impl PySymViewStack {
+    /// The single-text kernel of the stack (`codegen::sym_stack`), or the
+    /// versioned kernel of the constructor's shape and the ops
+    /// (`codegen::sym_chain_versions`).
+    fn build_kernel(
+        &self,
+        input: hlayout::codegen::Input,
+        versions: bool,
+    ) -> hlayout::Result<hlayout::codegen::SymKernel> {
+        if versions {
+            hlayout::codegen::sym_chain_versions(&self.shape0, &self.ops, &self.syms, input)
+                .map(|kv| kv.kernel().clone())
+        } else {
+            hlayout::codegen::sym_stack(&self.inner, &self.syms, input)
+        }
+    }
+
     /// The stack after `op` (read in `syms`, this stack's table plus the
     /// symbols the op named first), on a copy.
     fn then(&self, syms: Symbols, op: SymMovement) -> PyResult<PySymViewStack> {
@@ -248,10 +264,17 @@ impl PySymViewStack {
     /// ('i0 * 4 + i1 - 4 * j', 'i0 >= j')
     /// >>> k(4, 3, 3, 2), k(1, 3, 3, 2)
     /// ((11, True), (-1, False))
-    #[pyo3(signature = (input="coords"))]
-    fn kernel(&self, input: &str) -> PyResult<crate::kernel::PyKernel> {
-        crate::sym_kernel::kernel(&self.syms, self.__repr__(), input, |i| {
-            hlayout::codegen::sym_stack(&self.inner, &self.syms, i)
+    ///
+    /// With `versions=True`, the versioned kernel (`G ? special : … :
+    /// generic`, each version rebuilt from the constructor's shape and the
+    /// ops with the guard's values substituted).
+    ///
+    /// >>> SymViewStack(["N", 3], assume={"N": {"max": 8}}).permute([1, 0]).kernel("linear", versions=True).render("c")[0]
+    /// 'N == 1 ? i : i * 3 - i / N * (3 * N - 1)'
+    #[pyo3(signature = (input="coords", versions=false))]
+    fn kernel(&self, input: &str, versions: bool) -> PyResult<crate::kernel::PyKernel> {
+        crate::sym_kernel::kernel(&self.syms, self.__repr__(), input, versions, |i| {
+            self.build_kernel(i, versions)
         })
     }
 
@@ -260,11 +283,9 @@ impl PySymViewStack {
     ///
     /// >>> SymViewStack(["N", 4], assume={"N": {"max": 64}}).permute([1, 0]).expr("python")
     /// ('i0 + i1 * 4', 'True')
-    #[pyo3(signature = (lang="c", input="coords"))]
-    fn expr(&self, lang: &str, input: &str) -> PyResult<(String, String)> {
-        crate::sym_kernel::expr(lang, input, |i| {
-            hlayout::codegen::sym_stack(&self.inner, &self.syms, i)
-        })
+    #[pyo3(signature = (lang="c", input="coords", versions=false))]
+    fn expr(&self, lang: &str, input: &str, versions: bool) -> PyResult<(String, String)> {
+        crate::sym_kernel::expr(lang, input, |i| self.build_kernel(i, versions))
     }
 
     /// Each view's show text, bottom (reading the buffer) first.

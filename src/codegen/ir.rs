@@ -227,6 +227,23 @@ impl Kernel {
         id
     }
 
+    /// Adds `node` with the interval `range`, sound where the node is read;
+    /// an equal node already present takes the hull of both intervals (a
+    /// node shared by several versions of a kernel, each sound where its
+    /// version is taken).
+    pub(crate) fn push_with_range(&mut self, node: Node, range: (i128, i128)) -> NodeId {
+        if let Some(&id) = self.interned.get(&node) {
+            let r = &mut self.ranges[id as usize];
+            *r = (r.0.min(range.0), r.1.max(range.1));
+            return id;
+        }
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(node);
+        self.ranges.push(range);
+        self.interned.insert(node, id);
+        id
+    }
+
     /// The interval of `node` from its children's (booleans: `[0, 1]`).
     fn interval(&self, node: Node) -> (i128, i128) {
         let r = |id: NodeId| self.ranges[id as usize];
@@ -456,6 +473,40 @@ impl Kernel {
     ///
     /// See [`Kernel`] for an example.
     pub fn eval(&self, at: &[i64]) -> Result<(i64, bool)> {
+        self.eval_with(at, false)
+    }
+
+    /// [`Kernel::eval`], except that a `?:` reads only the branch it
+    /// takes, as C and Python do: a node that fails (a division of a
+    /// negative operand, an overflow) is an error only when the roots read
+    /// it. For a versioned kernel (`codegen::sym_chain_versions`), whose
+    /// versions are exact and safe only where their guards hold. O(nodes).
+    ///
+    /// # Errors
+    /// As [`Kernel::eval`], for the nodes the roots read.
+    ///
+    /// ```
+    /// use hlayout::codegen::{Kernel, Node, Var};
+    /// let mut k = Kernel::new(vec![Var { name: "x".into(), extent: 10 }]);
+    /// let x = k.push(Node::Var(0));
+    /// let five = k.push(Node::Const(5));
+    /// let d = k.push(Node::Sub(x, five));
+    /// let q = k.push(Node::Div(d, 2));
+    /// let c = k.push(Node::Ge(x, five));
+    /// let s = k.push(Node::Select(c, q, x));
+    /// k.set_index(s);
+    /// assert!(k.eval(&[0]).is_err()); // x - 5 < 0 in the arm not taken
+    /// assert_eq!(k.eval_taken(&[0])?, (0, true));
+    /// assert_eq!(k.eval_taken(&[9])?, (2, true));
+    /// # Ok::<(), hlayout::Error>(())
+    /// ```
+    pub fn eval_taken(&self, at: &[i64]) -> Result<(i64, bool)> {
+        self.eval_with(at, true)
+    }
+
+    /// The interpreter: every reachable node (`taken_only == false`), or
+    /// only what the roots read through the selects taken.
+    fn eval_with(&self, at: &[i64], taken_only: bool) -> Result<(i64, bool)> {
         if at.len() != self.vars.len()
             || at
                 .iter()
@@ -466,69 +517,90 @@ impl Kernel {
                 what: format!("point {at:?} outside the kernel's variable ranges"),
             });
         }
-        let mut val: Vec<i64> = Vec::with_capacity(self.nodes.len());
-        let ovf = || Error::Overflow {
-            what: "kernel expression evaluation",
-        };
+        // With `taken_only`, a node whose evaluation fails holds `None`; the
+        // failure is reported only if it reaches a root (a `Select` reads
+        // only the branch taken). Otherwise the first failure is the error.
+        let mut val: Vec<Option<i64>> = Vec::with_capacity(self.nodes.len());
+        let mut first: Option<Error> = None;
         let seen = self.reachable();
         for (node, &used) in self.nodes.iter().zip(&seen) {
             if !used {
-                val.push(0);
+                val.push(Some(0));
                 continue;
             }
-            let v = |id: NodeId| val[id as usize];
-            let x = match *node {
-                Node::Const(c) => c,
-                Node::Var(k) => at[k],
-                Node::Add(a, b) => v(a).checked_add(v(b)).ok_or_else(ovf)?,
-                Node::Sub(a, b) => v(a).checked_sub(v(b)).ok_or_else(ovf)?,
-                Node::Mul(a, b) => v(a).checked_mul(v(b)).ok_or_else(ovf)?,
-                Node::Div(a, c) | Node::Mod(a, c) => {
-                    if c <= 0 || v(a) < 0 {
-                        return Err(Error::OutOfDomain {
-                            what: format!("division of {} by {c}", v(a)),
-                        });
-                    }
-                    if matches!(node, Node::Div(..)) {
-                        v(a) / c
-                    } else {
-                        v(a) % c
-                    }
+            let x = eval_node(*node, &val, at);
+            match x {
+                Err(e) if !taken_only => return Err(e),
+                Err(e) => {
+                    first.get_or_insert(e);
+                    val.push(None);
                 }
-                Node::DivBy(a, d) | Node::ModBy(a, d) => {
-                    if v(d) <= 0 || v(a) < 0 {
-                        return Err(Error::OutOfDomain {
-                            what: format!("division of {} by {}", v(a), v(d)),
-                        });
-                    }
-                    if matches!(node, Node::DivBy(..)) {
-                        v(a) / v(d)
-                    } else {
-                        v(a) % v(d)
-                    }
-                }
-                Node::Select(c, a, b) => {
-                    if v(c) != 0 {
-                        v(a)
-                    } else {
-                        v(b)
-                    }
-                }
-                Node::Bool(b) => i64::from(b),
-                Node::Lt(a, b) => i64::from(v(a) < v(b)),
-                Node::Le(a, b) => i64::from(v(a) <= v(b)),
-                Node::Gt(a, b) => i64::from(v(a) > v(b)),
-                Node::Ge(a, b) => i64::from(v(a) >= v(b)),
-                Node::Eq(a, b) => i64::from(v(a) == v(b)),
-                Node::Ne(a, b) => i64::from(v(a) != v(b)),
-                Node::And(a, b) => i64::from(v(a) != 0 && v(b) != 0),
-                Node::Or(a, b) => i64::from(v(a) != 0 || v(b) != 0),
-                Node::Not(a) => i64::from(v(a) == 0),
-            };
-            val.push(x);
+                Ok(v) => val.push(Some(v)),
+            }
         }
-        Ok((val[self.index as usize], val[self.valid as usize] != 0))
+        match (val[self.index as usize], val[self.valid as usize]) {
+            (Some(i), Some(ok)) => Ok((i, ok != 0)),
+            _ => Err(first.unwrap_or(Error::Overflow {
+                what: "kernel expression evaluation",
+            })),
+        }
     }
+}
+
+/// One node's value from its children's (`None`: a child failed).
+fn eval_node(node: Node, val: &[Option<i64>], at: &[i64]) -> Result<i64> {
+    let ovf = || Error::Overflow {
+        what: "kernel expression evaluation",
+    };
+    let v = |id: NodeId| val[id as usize].ok_or_else(ovf);
+    Ok(match node {
+        Node::Const(c) => c,
+        Node::Var(k) => at[k],
+        Node::Add(a, b) => v(a)?.checked_add(v(b)?).ok_or_else(ovf)?,
+        Node::Sub(a, b) => v(a)?.checked_sub(v(b)?).ok_or_else(ovf)?,
+        Node::Mul(a, b) => v(a)?.checked_mul(v(b)?).ok_or_else(ovf)?,
+        Node::Div(a, c) | Node::Mod(a, c) => {
+            if c <= 0 || v(a)? < 0 {
+                return Err(Error::OutOfDomain {
+                    what: format!("division of {} by {c}", v(a)?),
+                });
+            }
+            if matches!(node, Node::Div(..)) {
+                v(a)? / c
+            } else {
+                v(a)? % c
+            }
+        }
+        Node::DivBy(a, d) | Node::ModBy(a, d) => {
+            if v(d)? <= 0 || v(a)? < 0 {
+                return Err(Error::OutOfDomain {
+                    what: format!("division of {} by {}", v(a)?, v(d)?),
+                });
+            }
+            if matches!(node, Node::DivBy(..)) {
+                v(a)? / v(d)?
+            } else {
+                v(a)? % v(d)?
+            }
+        }
+        Node::Select(c, a, b) => {
+            if v(c)? != 0 {
+                v(a)?
+            } else {
+                v(b)?
+            }
+        }
+        Node::Bool(b) => i64::from(b),
+        Node::Lt(a, b) => i64::from(v(a)? < v(b)?),
+        Node::Le(a, b) => i64::from(v(a)? <= v(b)?),
+        Node::Gt(a, b) => i64::from(v(a)? > v(b)?),
+        Node::Ge(a, b) => i64::from(v(a)? >= v(b)?),
+        Node::Eq(a, b) => i64::from(v(a)? == v(b)?),
+        Node::Ne(a, b) => i64::from(v(a)? != v(b)?),
+        Node::And(a, b) => i64::from(v(a)? != 0 && v(b)? != 0),
+        Node::Or(a, b) => i64::from(v(a)? != 0 || v(b)? != 0),
+        Node::Not(a) => i64::from(v(a)? == 0),
+    })
 }
 
 /// A multiplicative hash for the node table (nodes are a few words of small

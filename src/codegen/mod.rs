@@ -47,6 +47,7 @@ mod splice;
 mod swizzle;
 mod sym;
 mod sym_bind;
+mod sym_versions;
 mod sym_view;
 mod text_len;
 
@@ -54,6 +55,7 @@ pub use ir::{Kernel, Node, NodeId, Var};
 pub use loops::{loop_nest, Access, Loop, LoopNest};
 pub use render::Lang;
 pub use sym::{sym_layout, SymKernel};
+pub use sym_versions::{sym_chain_versions, sym_layout_versions, Pin, SymVersions, Version};
 pub use sym_view::sym_stack;
 
 use crate::algebra::ComposedLayout;

@@ -50,6 +50,9 @@ pub struct SymKernel {
     pub(super) kernel: Kernel,
     pub(super) extents: Vec<Poly>,
     pub(super) symbols: Vec<u8>,
+    /// Evaluate only the branch each `?:` takes ([`Kernel::eval_taken`]):
+    /// a versioned kernel, whose versions hold only where their guards do.
+    pub(super) taken_only: bool,
 }
 
 impl SymKernel {
@@ -114,7 +117,11 @@ impl SymKernel {
         }
         let mut all = at.to_vec();
         all.extend(self.symbols.iter().map(|&id| values[id as usize]));
-        self.kernel.eval(&all)
+        if self.taken_only {
+            self.kernel.eval_taken(&all)
+        } else {
+            self.kernel.eval(&all)
+        }
     }
 }
 
@@ -160,6 +167,7 @@ pub fn sym_layout(l: &SymLayout, syms: &Symbols, input: Input) -> Result<SymKern
             kernel,
             extents,
             symbols,
+            taken_only: false,
         });
     }
     let mut b = start(syms, &symbols, input, modes.len())?;
@@ -182,6 +190,7 @@ pub fn sym_layout(l: &SymLayout, syms: &Symbols, input: Input) -> Result<SymKern
         kernel: b.k,
         extents,
         symbols,
+        taken_only: false,
     })
 }
 

@@ -103,6 +103,7 @@ pub fn sym_stack(stack: &SymViewStack, syms: &Symbols, input: Input) -> Result<S
             kernel: with_symbols(concrete, syms, &symbols),
             extents,
             symbols,
+            taken_only: false,
         });
     }
     let mut b = start(syms, &symbols, input, extents.len())?;
@@ -126,6 +127,7 @@ pub fn sym_stack(stack: &SymViewStack, syms: &Symbols, input: Input) -> Result<S
         kernel: b.k,
         extents,
         symbols,
+        taken_only: false,
     })
 }
 

@@ -9,7 +9,7 @@
 #![allow(dead_code)]
 
 use hlayout::codegen::{self, Input};
-use hlayout::symbolic::{Assume, SymMovement, SymViewStack, Symbols};
+use hlayout::symbolic::{Assume, Poly, SymMovement, SymViewStack, Symbols};
 use hlayout::{Movement, ViewStack};
 
 /// The names of the cases.
@@ -20,6 +20,9 @@ pub(crate) struct SymChainCase {
     pub(crate) syms: Symbols,
     pub(crate) stack: SymViewStack,
     pub(crate) concrete: ViewStack,
+    /// The request: the initial shape and the ops (for versioned kernels).
+    pub(crate) shape: Vec<Poly>,
+    pub(crate) ops: Vec<SymMovement>,
 }
 
 /// The case `which` (one of [`SYM_CHAINS`]), its symbolic kernel checked
@@ -86,10 +89,13 @@ pub(crate) fn sym_chain_case(which: &str) -> SymChainCase {
         .map(|t| syms.parse(t).expect("shape"))
         .collect();
     let mut stack = SymViewStack::new(&shape, &syms).expect("shape");
+    let mut sym_ops = Vec::new();
     for t in ops {
         let m = SymMovement::parse(t, &mut syms).expect("op");
         stack = stack.apply(&m, &syms).expect("symbolic op");
+        sym_ops.push(m);
     }
+    let request = shape;
     let mut concrete = ViewStack::new(cshape).expect("shape");
     for t in cops {
         let m: Movement = t.parse().expect("op");
@@ -116,5 +122,7 @@ pub(crate) fn sym_chain_case(which: &str) -> SymChainCase {
         syms,
         stack,
         concrete,
+        shape: request,
+        ops: sym_ops,
     }
 }
