@@ -719,27 +719,9 @@ fn copy(dst: &mut Kernel, src: &Kernel, vars: &[super::Var]) -> Result<(NodeId, 
         if !seen[id] {
             continue;
         }
-        let m = |c: NodeId| ids[c as usize];
         let node = match *node {
             Node::Var(v) => Node::Var(map_vars[v]),
-            Node::Add(a, b) => Node::Add(m(a), m(b)),
-            Node::Sub(a, b) => Node::Sub(m(a), m(b)),
-            Node::Mul(a, b) => Node::Mul(m(a), m(b)),
-            Node::Div(a, c) => Node::Div(m(a), c),
-            Node::Mod(a, c) => Node::Mod(m(a), c),
-            Node::DivBy(a, b) => Node::DivBy(m(a), m(b)),
-            Node::ModBy(a, b) => Node::ModBy(m(a), m(b)),
-            Node::Select(c, a, b) => Node::Select(m(c), m(a), m(b)),
-            Node::Lt(a, b) => Node::Lt(m(a), m(b)),
-            Node::Le(a, b) => Node::Le(m(a), m(b)),
-            Node::Gt(a, b) => Node::Gt(m(a), m(b)),
-            Node::Ge(a, b) => Node::Ge(m(a), m(b)),
-            Node::Eq(a, b) => Node::Eq(m(a), m(b)),
-            Node::Ne(a, b) => Node::Ne(m(a), m(b)),
-            Node::And(a, b) => Node::And(m(a), m(b)),
-            Node::Or(a, b) => Node::Or(m(a), m(b)),
-            Node::Not(a) => Node::Not(m(a)),
-            n @ (Node::Const(_) | Node::Bool(_)) => n,
+            n => n.map_children(|c| ids[c as usize]),
         };
         ids[id] = dst.push_with_range(node, src.range(id as NodeId));
     }
