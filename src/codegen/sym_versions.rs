@@ -350,12 +350,61 @@ fn special(
         };
         pinned.assume(syms.name(id), one).ok()?;
     }
+    for (id, r) in pins.iter().filter(|(_, p)| p.as_const().is_none()) {
+        narrow(*id, r, syms, &mut pinned)?;
+    }
     let all: Vec<Pin> = pins.iter().chain(fixed).cloned().collect();
     let (kernel, _) = req.pinned(&all).ok()?.build(&pinned, input).ok()?;
     (kernel.kernel().div_mod_count() < than).then(|| Version {
         guard: pins.to_vec(),
         kernel,
     })
+}
+
+/// How many values [`narrow`] tries from each end of a range.
+const NARROW_SCAN: i64 = 64;
+
+/// For a substitution `s := r` with `r` in one symbol `t`: `t`'s range in
+/// `pinned` narrowed, from each end (at most [`NARROW_SCAN`] values each),
+/// past the values where `r(t)` is not an allowed value of `s`. Every
+/// binding where the guard `s == r` holds has `s`, hence `r(t)`, in `s`'s
+/// range, so `t` lies in the narrowed range there and the version need be
+/// proved only for it (`M := N*N - 1` with `M >= 1` needs `N >= 2`). `None`
+/// when no value is left (the guard never holds) or the narrowed range is
+/// refused. Other substitutions leave the assumptions as they are (a
+/// superset of the guard's bindings, still sound). O(`NARROW_SCAN` · terms).
+fn narrow(id: u8, r: &Poly, syms: &Symbols, pinned: &mut Symbols) -> Option<()> {
+    let [t] = r.symbols()[..] else {
+        return Some(());
+    };
+    let (s_lo, s_hi) = syms.range(id);
+    let mut at = vec![0i64; usize::from(t) + 1];
+    let mut allowed = |v: i64| {
+        at[usize::from(t)] = v;
+        r.eval(&at)
+            .is_some_and(|x| (i128::from(s_lo)..=i128::from(s_hi)).contains(&x))
+    };
+    let (mut lo, mut hi) = pinned.range(t);
+    let mut steps = 0;
+    while lo <= hi && steps < NARROW_SCAN && !allowed(lo) {
+        lo += 1;
+        steps += 1;
+    }
+    steps = 0;
+    while lo <= hi && steps < NARROW_SCAN && !allowed(hi) {
+        hi -= 1;
+        steps += 1;
+    }
+    if lo > hi {
+        return None;
+    }
+    let a = pinned.assumption(t);
+    let narrowed = Assume {
+        min: lo,
+        max: hi,
+        divisible_by: a.divisible_by,
+    };
+    pinned.assume(syms.name(t), narrowed).ok().map(|_| ())
 }
 
 /// Whether the whole text fits `max_expr_bytes` in every language.
