@@ -435,10 +435,11 @@ fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<Pin> {
         }
     }
     for p in polys {
-        for target in [0i64, 1] {
-            let Ok(q) = p.sub(&target.into()) else {
-                continue;
-            };
+        let shifted = [0i64, 1]
+            .into_iter()
+            .filter_map(|target| p.sub(&target.into()).ok());
+        let stripped = Some(without_symbol_factors(p)).filter(|q| q != p);
+        for q in shifted.chain(stripped) {
             if let [id] = q.symbols()[..] {
                 pins.extend(
                     integer_roots(&q, id)
@@ -457,6 +458,23 @@ fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<Pin> {
     pins.sort_unstable_by(|a, b| (a.0, a.1.terms()).cmp(&(b.0, b.1.terms())));
     pins.dedup();
     pins
+}
+
+/// `p` with every symbol that divides all its terms divided out
+/// (`N·(2 − M)` → `2 − M`): its zeros with those symbols nonzero are the
+/// cofactor's, which may then be a polynomial in one symbol, or have a
+/// symbol alone in a term. O(symbols · degree · terms²).
+fn without_symbol_factors(p: &Poly) -> Poly {
+    let mut q = p.clone();
+    if q.is_zero() {
+        return q;
+    }
+    for t in p.symbols() {
+        while let Some(r) = q.div_exact(&Poly::symbol(t)) {
+            q = r;
+        }
+    }
+    q
 }
 
 /// The integer roots of `q`, a polynomial in the one symbol `id`: 0 when
