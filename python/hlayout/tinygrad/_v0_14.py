@@ -150,57 +150,59 @@ def _to_uops_direct(nodes, roots, xs, UOp, dtypes):
     wi, bl = dtypes.weakint, dtypes.bool
     true = UOp.const(True, bl)
     minus_one = UOp.const(-1, wi)
-    seen = _reachable(nodes, roots)
-    v = [None] * len(nodes)
-    for i, n in enumerate(nodes):
-        if not seen[i]:
-            continue
-        op = n[0]
-        if op == "const":
-            v[i] = UOp.const(n[1], wi)
-        elif op == "var":
-            v[i] = xs[n[1]]
-        elif op == "bool":
-            v[i] = UOp.const(bool(n[1]), bl)
-        elif op == "div":
-            v[i] = UOp(Ops.FLOORDIV, wi, (v[n[1]], UOp.const(n[2], wi)))
-        elif op == "mod":
-            v[i] = UOp(Ops.FLOORMOD, wi, (v[n[1]], UOp.const(n[2], wi)))
-        elif op == "not":
-            v[i] = UOp(Ops.CMPNE, bl, (v[n[1]], true))
-        elif op == "select":
-            v[i] = UOp(Ops.WHERE, wi, (v[n[1]], v[n[2]], v[n[3]]))
-        else:
-            a, b = v[n[1]], v[n[2]]
-            if op == "add":
-                v[i] = UOp(Ops.ADD, wi, (a, b))
-            elif op == "sub":
-                v[i] = UOp(Ops.ADD, wi, (a, UOp(Ops.MUL, wi, (b, minus_one))))
-            elif op == "mul":
-                v[i] = UOp(Ops.MUL, wi, (a, b))
-            elif op == "lt":
-                v[i] = UOp(Ops.CMPLT, bl, (a, b))
-            elif op == "le":
-                v[i] = UOp(Ops.CMPNE, bl, (UOp(Ops.CMPLT, bl, (b, a)), true))
-            elif op == "gt":
-                v[i] = UOp(Ops.CMPLT, bl, (b, a))
-            elif op == "ge":
-                v[i] = UOp(Ops.CMPNE, bl, (UOp(Ops.CMPLT, bl, (a, b)), true))
-            elif op == "eq":
-                v[i] = UOp(Ops.CMPNE, bl, (UOp(Ops.CMPNE, bl, (a, b)), true))
-            elif op == "ne":
-                v[i] = UOp(Ops.CMPNE, bl, (a, b))
-            elif op == "and":
-                v[i] = UOp(Ops.AND, bl, (a, b))
-            elif op == "or":
-                v[i] = UOp(Ops.OR, bl, (a, b))
-            else:
-                raise ValueError(f"unknown kernel node {n!r}")
-    return [v[r] for r in roots]
+
+    def alu(op, dtype):
+        return lambda *src: UOp(op, dtype, src)
+
+    def negated(op, swap=False):
+        return lambda a, b: UOp(Ops.CMPNE, bl, (UOp(op, bl, (b, a) if swap else (a, b)), true))
+
+    build = {
+        "div": lambda a, c: UOp(Ops.FLOORDIV, wi, (a, UOp.const(c, wi))),
+        "mod": lambda a, c: UOp(Ops.FLOORMOD, wi, (a, UOp.const(c, wi))),
+        "not": lambda a: UOp(Ops.CMPNE, bl, (a, true)),
+        "select": alu(Ops.WHERE, wi),
+        "add": alu(Ops.ADD, wi),
+        "sub": lambda a, b: UOp(Ops.ADD, wi, (a, UOp(Ops.MUL, wi, (b, minus_one)))),
+        "mul": alu(Ops.MUL, wi),
+        "lt": alu(Ops.CMPLT, bl),
+        "le": negated(Ops.CMPLT, swap=True),
+        "gt": lambda a, b: UOp(Ops.CMPLT, bl, (b, a)),
+        "ge": negated(Ops.CMPLT),
+        "eq": negated(Ops.CMPNE),
+        "ne": alu(Ops.CMPNE, bl),
+        "and": alu(Ops.AND, bl),
+        "or": alu(Ops.OR, bl),
+    }
+    return _walk(nodes, roots, xs, UOp, dtypes, build)
 
 
 def _to_uops_operators(nodes, roots, xs, UOp, dtypes):
     """:func:`_to_uops` through tinygrad's operators (any dtype)."""
+    build = {
+        "div": lambda a, c: a // c,
+        "mod": lambda a, c: a % c,
+        "not": lambda a: a.logical_not(),
+        "select": lambda c, a, b: c.where(a, b),
+        "add": lambda a, b: a + b,
+        "sub": lambda a, b: a - b,
+        "mul": lambda a, b: a * b,
+        "lt": lambda a, b: a < b,
+        "le": lambda a, b: a <= b,
+        "gt": lambda a, b: a > b,
+        "ge": lambda a, b: a >= b,
+        "eq": lambda a, b: a.eq(b),
+        "ne": lambda a, b: a.ne(b),
+        "and": lambda a, b: a & b,
+        "or": lambda a, b: a | b,
+    }
+    return _walk(nodes, roots, xs, UOp, dtypes, build)
+
+
+def _walk(nodes, roots, xs, UOp, dtypes, build):
+    """The root nodes as UOps: constants, booleans and variables as they
+    are, every other node ``build[name](*operands)`` (a ``div``'s or
+    ``mod``'s divisor stays an int); only the nodes the roots read. O(nodes)."""
     seen = _reachable(nodes, roots)
     v = [None] * len(nodes)
     for i, n in enumerate(nodes):
@@ -213,40 +215,12 @@ def _to_uops_operators(nodes, roots, xs, UOp, dtypes):
             v[i] = xs[n[1]]
         elif op == "bool":
             v[i] = UOp.const(bool(n[1]), dtypes.bool)
-        elif op == "div":
-            v[i] = v[n[1]] // n[2]
-        elif op == "mod":
-            v[i] = v[n[1]] % n[2]
-        elif op == "not":
-            v[i] = v[n[1]].logical_not()
-        elif op == "select":
-            v[i] = v[n[1]].where(v[n[2]], v[n[3]])
+        elif op in ("div", "mod"):
+            v[i] = build[op](v[n[1]], n[2])
+        elif op in build:
+            v[i] = build[op](*(v[c] for c in n[1:]))
         else:
-            a, b = v[n[1]], v[n[2]]
-            if op == "add":
-                v[i] = a + b
-            elif op == "sub":
-                v[i] = a - b
-            elif op == "mul":
-                v[i] = a * b
-            elif op == "lt":
-                v[i] = a < b
-            elif op == "le":
-                v[i] = a <= b
-            elif op == "gt":
-                v[i] = a > b
-            elif op == "ge":
-                v[i] = a >= b
-            elif op == "eq":
-                v[i] = a.eq(b)
-            elif op == "ne":
-                v[i] = a.ne(b)
-            elif op == "and":
-                v[i] = a & b
-            elif op == "or":
-                v[i] = a | b
-            else:
-                raise ValueError(f"unknown kernel node {n!r}")
+            raise ValueError(f"unknown kernel node {n!r}")
     return [v[r] for r in roots]
 
 
