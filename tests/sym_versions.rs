@@ -138,10 +138,7 @@ fn random_layouts_versioned_census() {
     }
     eprintln!("random layouts: {census:?}");
     assert!(census.single_more > 0, "{census:?}");
-    assert!(
-        census.versioned_more * 4 <= census.single_more,
-        "{census:?}"
-    );
+    assert_eq!(census.versioned_more, 0, "{census:?}");
     compiled_agree(&runs);
 }
 

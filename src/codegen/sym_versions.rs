@@ -221,18 +221,20 @@ impl Request<'_> {
             )),
         })
     }
+}
 
+impl Owned {
     /// The request's own polynomials (candidates for pins).
     fn polys(&self) -> Vec<Poly> {
         match self {
-            Request::Chain(shape, ops) => {
-                let mut all = shape.to_vec();
-                for op in *ops {
+            Owned::Chain(shape, ops) => {
+                let mut all = shape.clone();
+                for op in ops {
                     op_polys(op, &mut all);
                 }
                 all
             }
-            Request::Layout(l) => {
+            Owned::Layout(l) => {
                 let (e, s) = (l.shape_leaves(), l.stride_leaves());
                 let mut all: Vec<Poly> = e.iter().chain(s).cloned().collect();
                 adjacent(e, s, &mut all);
@@ -240,9 +242,7 @@ impl Request<'_> {
             }
         }
     }
-}
 
-impl Owned {
     /// The kernel of the request (the whole symbolic pipeline) and, for a
     /// chain, its stack.
     fn build(&self, syms: &Symbols, input: Input) -> Result<(SymKernel, Option<SymViewStack>)> {
@@ -268,10 +268,11 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
         .filter(|&id| syms.range(id).0 == syms.range(id).1)
         .map(|id| (id, syms.range(id).0.into()))
         .collect();
-    let (generic, stack) = req.pinned(&fixed)?.build(syms, input)?;
+    let generic_request = req.pinned(&fixed)?;
+    let (generic, stack) = generic_request.build(syms, input)?;
     let cost = generic.kernel().div_mod_count();
     let max = syms.limits().max_kernel_versions.max(1);
-    let mut polys = req.polys();
+    let mut polys = generic_request.polys();
     if let Some(t) = &stack {
         stack_polys(t, &mut polys);
     }
@@ -286,27 +287,38 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
     }
     singles.sort_by_key(|v| v.kernel.kernel().div_mod_count());
     let mut pairs: Vec<Version> = Vec::new();
-    let mut tries = 0;
-    'pairs: for (k, a) in pins.iter().enumerate() {
-        for b in &pins[k + 1..] {
-            let cycle = a.1.symbols().contains(&b.0) && b.1.symbols().contains(&a.0);
-            if a.0 == b.0 || cycle || cost == 0 || max <= 2 {
-                continue;
-            }
-            tries += 1;
-            if tries > 4 * max {
-                break 'pairs;
-            }
-            let guard = [a.clone(), b.clone()];
-            let shadow = singles
-                .iter()
-                .filter(|v| v.guard.iter().all(|p| guard.contains(p)))
-                .map(|v| v.kernel.kernel().div_mod_count())
-                .fold(cost, usize::min);
-            if let Some(v) = special(req, syms, input, &fixed, &guard, shadow) {
-                pairs.push(v);
-            }
+    // The pairs that zero a polynomial in two symbols first, then every
+    // pair of single candidates.
+    let combos = pins
+        .iter()
+        .enumerate()
+        .flat_map(|(k, a)| pins[k + 1..].iter().map(move |b| [a.clone(), b.clone()]));
+    let mut tried: Vec<[Pin; 2]> = Vec::new();
+    let derived = if cost > 0 && max > 2 && generic.symbols().len() > 1 {
+        let mut d = pair_candidates(&polys, generic.symbols(), syms);
+        d.extend(pinned_pairs(req, &fixed, &pins, generic.symbols(), syms));
+        d
+    } else {
+        Vec::new()
+    };
+    for guard in derived.into_iter().chain(combos) {
+        let [a, b] = &guard;
+        let cycle = a.1.symbols().contains(&b.0) && b.1.symbols().contains(&a.0);
+        if a.0 == b.0 || cycle || cost == 0 || max <= 2 || tried.contains(&guard) {
+            continue;
         }
+        if tried.len() >= 4 * max {
+            break;
+        }
+        let shadow = singles
+            .iter()
+            .filter(|v| v.guard.iter().all(|p| guard.contains(p)))
+            .map(|v| v.kernel.kernel().div_mod_count())
+            .fold(cost, usize::min);
+        if let Some(v) = special(req, syms, input, &fixed, &guard, shadow) {
+            pairs.push(v);
+        }
+        tried.push(guard);
     }
     pairs.sort_by_key(|v| v.kernel.kernel().div_mod_count());
     singles.truncate(max - 1);
@@ -460,6 +472,149 @@ fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<Pin> {
     pins
 }
 
+/// Pairs of pins `t == v && s == w` where a polynomial of the request in
+/// exactly the two symbols `s` and `t` is 0 or 1, found exactly when the
+/// polynomial is linear in `s` with a constant remainder: `A(t)·s + c = 0`
+/// needs `A(t) = d` for a divisor `d` of `c`, and then `s = −c/d` (`M·(N+1)
+/// = 6` gives `N = 1, M = 3` and `N = 2, M = 2`, among others). Only
+/// values the assumptions allow, only symbols of `symbols` not already
+/// fixed; none when `|c|` is above `2^20`. Each pair sorted by symbol id;
+/// sorted, once. O(polys · terms · √c).
+fn pair_candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<[Pin; 2]> {
+    let free = |id: u8, v: i64| {
+        let (lo, hi) = syms.range(id);
+        symbols.contains(&id) && lo < hi && syms.assumption(id).allows(v)
+    };
+    let mut out: Vec<[Pin; 2]> = Vec::new();
+    for p in polys {
+        let shifted = [0i64, 1]
+            .into_iter()
+            .filter_map(|target| p.sub(&target.into()).ok());
+        let stripped = Some(without_symbol_factors(p)).filter(|q| q != p);
+        for q in shifted.chain(stripped) {
+            let &[a, b] = &q.symbols()[..] else {
+                continue;
+            };
+            for (s, t) in [(a, b), (b, a)] {
+                let roots = linear_pair_roots(&q, s, t)
+                    .into_iter()
+                    .chain(enumerated_pair_roots(&q, s, t, syms));
+                for (v, w) in roots {
+                    if free(t, v) && free(s, w) {
+                        let mut pair = [(t, v.into()), (s, w.into())];
+                        pair.sort_unstable_by_key(|p| p.0);
+                        out.push(pair);
+                    }
+                }
+            }
+        }
+    }
+    out.sort_unstable_by(|x, y| {
+        let key = |p: &[Pin; 2]| {
+            [
+                (p[0].0, p[0].1.constant_term()),
+                (p[1].0, p[1].1.constant_term()),
+            ]
+        };
+        key(x).cmp(&key(y))
+    });
+    out.dedup();
+    out
+}
+
+/// The integer solutions `(t, s)` of `q = A(t)·s + c = 0`, `q` in the two
+/// symbols `s` and `t`, linear in `s`, `c` a nonzero constant with `|c| <=
+/// 2^20` (none otherwise): for each divisor `d` of `c` (either sign), the
+/// integer roots `v` of `A(t) − d`, with `s = −c/d`. O(terms · √c · roots).
+fn linear_pair_roots(q: &Poly, s: u8, t: u8) -> Vec<(i64, i64)> {
+    let one = Mono::symbol(s);
+    let mut a_terms = Vec::new();
+    let mut c = 0;
+    for &(m, k) in q.terms() {
+        match m.factors().filter(|&f| f == s).count() {
+            0 if m.degree() == 0 => c = k,
+            0 => return Vec::new(),
+            1 => a_terms.push((m.quotient(one).unwrap_or(Mono::ONE), k)),
+            _ => return Vec::new(),
+        }
+    }
+    let Ok(a) = Poly::from_terms(a_terms) else {
+        return Vec::new();
+    };
+    let bound = c.unsigned_abs();
+    if c == 0 || bound > 1 << 20 || a.symbols() != [t] {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut d = 1u64;
+    while d * d <= bound {
+        if bound % d == 0 {
+            for e in [d, bound / d] {
+                for e in [e as i64, -(e as i64)] {
+                    let roots = a.sub(&e.into()).map(|r| integer_roots(&r, t));
+                    out.extend(roots.unwrap_or_default().into_iter().map(|v| (v, -c / e)));
+                }
+            }
+        }
+        d += 1;
+    }
+    out
+}
+
+/// Pairs `a && b` where `a` is a single pin on a constant and `b` a
+/// candidate (a pin or a substitution, [`candidates`]) of the request with
+/// `a` substituted: leaves that `a` makes extent 1 drop, so their
+/// neighbours' coalescing differences appear (`(N,1:M,N):(2N,·,N)` at
+/// `M == 1` coalesces at `N == 2`). Each pair sorted by symbol id.
+/// O(pins · polynomials of the request).
+fn pinned_pairs(
+    req: &Request,
+    fixed: &[Pin],
+    pins: &[Pin],
+    symbols: &[u8],
+    syms: &Symbols,
+) -> Vec<[Pin; 2]> {
+    let mut out = Vec::new();
+    for a in pins.iter().filter(|p| p.1.as_const().is_some()) {
+        let all: Vec<Pin> = std::iter::once(a.clone())
+            .chain(fixed.iter().cloned())
+            .collect();
+        let Ok(pinned) = req.pinned(&all) else {
+            continue;
+        };
+        let rest: Vec<u8> = symbols.iter().copied().filter(|&id| id != a.0).collect();
+        for b in candidates(&pinned.polys(), &rest, syms) {
+            let mut pair = [a.clone(), b];
+            pair.sort_unstable_by_key(|p| p.0);
+            out.push(pair);
+        }
+    }
+    out
+}
+
+/// How many values of a symbol [`enumerated_pair_roots`] reads at most.
+const PAIR_SCAN: i64 = 64;
+
+/// The integer solutions `(t, s)` of `q = 0`, `q` in the two symbols `s`
+/// and `t`, when `t` has at most [`PAIR_SCAN`] allowed values: the integer
+/// roots in `s` at each of them (`2·N = M·(M + 1)` gives `M = 2, N = 3`
+/// and `M = 3, N = 6` for `M` in `1..=3`). O(`PAIR_SCAN` · terms · √c).
+fn enumerated_pair_roots(q: &Poly, s: u8, t: u8, syms: &Symbols) -> Vec<(i64, i64)> {
+    let (lo, hi) = syms.range(t);
+    if hi.saturating_sub(lo) >= PAIR_SCAN {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for v in lo..=hi {
+        if let Ok(r) = subst(q, t, &v.into()) {
+            if r.symbols() == [s] {
+                out.extend(integer_roots(&r, s).into_iter().map(|w| (v, w)));
+            }
+        }
+    }
+    out
+}
+
 /// `p` with every symbol that divides all its terms divided out
 /// (`N·(2 − M)` → `2 − M`): its zeros with those symbols nonzero are the
 /// cofactor's, which may then be a polynomial in one symbol, or have a
@@ -490,21 +645,41 @@ fn integer_roots(q: &Poly, id: u8) -> Vec<i64> {
     if q.constant_term() == 0 {
         roots.push(0);
     }
+    if let Some((_, a, b)) = q.as_linear() {
+        // `a·s + b`: one root, when `a` divides `b`.
+        if b != 0 && b.checked_rem(a) == Some(0) {
+            roots.extend(b.checked_div(a).and_then(i64::checked_neg));
+        }
+        return roots;
+    }
     let c = low.unsigned_abs();
     if c > 1 << 20 {
         return roots;
     }
-    let zero_at = |v: i64| {
-        let mut at = vec![0i64; id as usize + 1];
+    let mut at = vec![0i64; id as usize + 1];
+    let mut zero_at = |v: i64| {
         at[id as usize] = v;
         q.eval(&at) == Some(0)
     };
+    // Cauchy's bound: every root has |v| <= 1 + max |coefficient| / |lead|.
+    let lead = q.terms().first().map_or(1, |t| t.1.unsigned_abs());
+    let top = q
+        .terms()
+        .iter()
+        .map(|t| t.1.unsigned_abs())
+        .max()
+        .unwrap_or(0);
+    let bound = 1 + top / lead;
     let mut d = 1u64;
     while d * d <= c {
         if c % d == 0 {
-            for v in [d, c / d] {
+            for v in [d, c / d].into_iter().filter(|&v| v <= bound) {
                 let v = v as i64;
-                roots.extend([v, -v].into_iter().filter(|&v| zero_at(v)));
+                for v in [v, -v] {
+                    if zero_at(v) {
+                        roots.push(v);
+                    }
+                }
             }
         }
         d += 1;
@@ -538,6 +713,14 @@ fn small(r: &Poly, syms: &Symbols) -> bool {
 /// occurs in `q` only as the term `±s`.
 fn substitutions(q: &Poly) -> Vec<Pin> {
     let mut out = Vec::new();
+    // `2·N − 4·M − 4 = 0` is `N − 2·M − 2 = 0`.
+    let c = q.content().abs();
+    let primitive = if c > 1 {
+        q.div_exact(&Poly::constant(c))
+    } else {
+        None
+    };
+    let q = primitive.as_ref().unwrap_or(q);
     for id in q.symbols() {
         let one = Mono::symbol(id);
         let mut coef = 0;
@@ -590,12 +773,19 @@ fn stack_polys(t: &SymViewStack, out: &mut Vec<Poly>) {
     }
 }
 
-/// `s_{k−1} − e_k·s_k` for adjacent leaves (0 where they coalesce).
+/// `s_j − e_k·s_k` for adjacent leaves `j < k` (0 where they coalesce),
+/// leaves of the constant extent 1 skipped (they drop, and their
+/// neighbours become adjacent). O(leaves).
 fn adjacent(e: &[Poly], s: &[Poly], out: &mut Vec<Poly>) {
-    for k in 1..e.len().min(s.len()) {
-        if let Some(d) = e[k].mul(&s[k]).ok().and_then(|p| s[k - 1].sub(&p).ok()) {
-            out.push(d);
+    let mut before: Option<usize> = None;
+    for k in 0..e.len().min(s.len()) {
+        if e[k].as_const() == Some(1) {
+            continue;
         }
+        if let Some(j) = before {
+            out.extend(e[k].mul(&s[k]).ok().and_then(|p| s[j].sub(&p).ok()));
+        }
+        before = Some(k);
     }
 }
 
