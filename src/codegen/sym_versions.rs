@@ -769,7 +769,29 @@ fn stack_polys(t: &SymViewStack, out: &mut Vec<Poly>) {
             out.push(c.lo().clone());
             out.push(c.hi().clone());
             out.extend(c.hi().sub(c.lo()).ok());
+            // On one leaf `x` of extent `e`, `lo <= x < hi` allows
+            // `min(hi, e) − max(lo, 0)` values: also `e − lo` (one value
+            // pins the coordinate).
+            if let [(k, 1)] = one_leaf(c.coeffs())[..] {
+                out.extend(e.get(k).and_then(|e| e.sub(c.lo()).ok()));
+            }
         }
+    }
+}
+
+/// The nonzero coefficients of a constraint, when there is exactly one:
+/// `[(leaf, coefficient)]`; empty otherwise.
+fn one_leaf(coeffs: &[i64]) -> Vec<(usize, i64)> {
+    let nonzero: Vec<(usize, i64)> = coeffs
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(_, a)| a != 0)
+        .collect();
+    if nonzero.len() == 1 {
+        nonzero
+    } else {
+        Vec::new()
     }
 }
 
