@@ -170,7 +170,7 @@ fn search_with(
     if leaves.is_empty() {
         return build(&[1], &[0], 0, false).map(Found::Inverse);
     }
-    if let Some((x, i, j)) = pair_collision(&leaves) {
+    if let Some((x, i, j)) = pair_collision(&leaves).or_else(|| triple_collision(&leaves)) {
         return Ok(Found::Refuted(not_injective(x, i, j)));
     }
     let points = Points::new(&leaves);
@@ -230,6 +230,87 @@ fn pair_collision(leaves: &[(i64, i64, i64)]) -> Option<(i64, i64, i64)> {
     let (a2, b2) = ((-u).max(0) as i64, (-v).max(0) as i64); // the negative part
     let (i, j) = (a * i0 + b * i1, a2 * i0 + b2 * i1);
     Some((a * d0 + b * d1, i.min(j), i.max(j)))
+}
+
+/// A collision of a rank-3 L, decided in O(min extent): with `w` the
+/// coordinate difference along the leaf of least extent, the other two
+/// differences solve `u·d_a + v·d_b = −w·d_k`, empty unless
+/// `g = gcd(d_a, d_b)` divides the right side, and otherwise the line
+/// `(u₀, v₀) + t·(d_b/g, −d_a/g)`; a `t` with `|u| < s_a` and `|v| < s_b`
+/// (and `(u, v, w) ≠ 0`) is a collision, whose positive and negative parts
+/// are the two coordinates. `w ≥ 0` suffices (negate the vector). `None`
+/// also when an intermediate leaves `i128` (the search then finds any
+/// collision as it reads the points).
+fn triple_collision(leaves: &[(i64, i64, i64)]) -> Option<(i64, i64, i64)> {
+    let &[_, _, _] = leaves else {
+        return None;
+    };
+    let k = (0..3).min_by_key(|&k| leaves[k].0)?;
+    let (a, b) = match k {
+        0 => (1, 2),
+        1 => (0, 2),
+        _ => (0, 1),
+    };
+    let [da, db, dk] = [a, b, k].map(|l| i128::from(leaves[l].1));
+    let e = num_integer::Integer::extended_gcd(&da, &db);
+    let (g, step) = (e.gcd, (db / e.gcd, -(da / e.gcd)));
+    for w in 0..i128::from(leaves[k].0) {
+        let rhs = (-w).checked_mul(dk)?;
+        if rhs % g != 0 {
+            continue;
+        }
+        let base = ((rhs / g).checked_mul(e.x)?, (rhs / g).checked_mul(e.y)?);
+        let (lo_a, hi_a) = steps_within(base.0, step.0, i128::from(leaves[a].0) - 1)?;
+        let (lo_b, hi_b) = steps_within(base.1, step.1, i128::from(leaves[b].0) - 1)?;
+        let (lo, hi) = (lo_a.max(lo_b), hi_a.min(hi_b));
+        // At w = 0 the base is the zero vector: take a t ≠ 0.
+        let Some(t) = (lo..=hi).find(|&t| w != 0 || t != 0) else {
+            continue;
+        };
+        let mut diff = [0i128; 3];
+        diff[a] = base.0 + t * step.0;
+        diff[b] = base.1 + t * step.1;
+        diff[k] = w;
+        return collision_of(leaves, diff);
+    }
+    None
+}
+
+/// The integers `t` with `|c + t·p| <= m` (`p ≠ 0`), as an inclusive range
+/// (empty when `lo > hi`): `−m − c <= t·p <= m − c`, divided by `p` (the
+/// bounds swap when `p < 0`). `None` on overflow.
+fn steps_within(c: i128, p: i128, m: i128) -> Option<(i128, i128)> {
+    let (below, above) = (m.checked_neg()?.checked_sub(c)?, m.checked_sub(c)?);
+    let (low, high) = if p > 0 {
+        (below, above)
+    } else {
+        (above, below)
+    };
+    let floor = |a: i128| num_integer::Integer::div_floor(&a, &p);
+    Some((floor(low.checked_neg()?).checked_neg()?, floor(high)))
+}
+
+/// The two coordinates whose difference is `diff` (its positive and its
+/// negative part) when both lie in L's box and have one offset: that
+/// offset and their two indices, least first.
+fn collision_of(leaves: &[(i64, i64, i64)], diff: [i128; 3]) -> Option<(i64, i64, i64)> {
+    let (mut x, mut y, mut i, mut j) = (0i128, 0i128, 0i128, 0i128);
+    for (&(s, d, idx), &u) in leaves.iter().zip(&diff) {
+        if u.abs() >= i128::from(s) {
+            return None;
+        }
+        let (pos, neg) = (u.max(0), (-u).max(0));
+        x += pos * i128::from(d);
+        y += neg * i128::from(d);
+        i += pos * i128::from(idx);
+        j += neg * i128::from(idx);
+    }
+    if x != y {
+        return None;
+    }
+    let [x, i, j] = [x, i, j].map(i64::try_from);
+    let (x, i, j) = (x.ok()?, i.ok()?, j.ok()?);
+    Some((x, i.min(j), i.max(j)))
 }
 
 /// How a node's scan ended.
@@ -616,5 +697,56 @@ mod tests {
         assert!(pair_collision(&[(64, 100, 64), (64, 3, 1)]).is_none());
         let n = pair_collision(&[(4, -2, 4), (4, 3, 1)]).expect("3·(-2) + 2·3 = 0");
         assert_eq!(n, (0, 0, 3 * 4 + 2));
+    }
+
+    /// Whether two coordinates of the rank-3 box share an offset, by
+    /// listing every offset.
+    fn collides(leaves: &[(i64, i64, i64)]) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        let [(s0, d0, _), (s1, d1, _), (s2, d2, _)] = leaves[..] else {
+            unreachable!()
+        };
+        for a in 0..s0 {
+            for b in 0..s1 {
+                for c in 0..s2 {
+                    if !seen.insert(a * d0 + b * d1 + c * d2) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn rank_three_collisions_are_exact() {
+        // Invariant: triple_collision names two coordinates of one offset iff two exist (brute force over every offset) / Witness: (4,3,2):(3,-2,5) has 2·3 + 3·(-2) = 0.
+        let mut found = 0;
+        for s in [[2, 3, 4], [4, 3, 2], [3, 5, 2], [5, 2, 3]] {
+            for d0 in -6i64..=6 {
+                for d1 in -6i64..=6 {
+                    for d2 in [-5i64, -1, 1, 2, 4, 7] {
+                        if d0 == 0 || d1 == 0 {
+                            continue;
+                        }
+                        let index = [s[1] * s[2], s[2], 1];
+                        let leaves: Vec<_> =
+                            (0..3).map(|k| (s[k], [d0, d1, d2][k], index[k])).collect();
+                        let got = triple_collision(&leaves);
+                        assert_eq!(got.is_some(), collides(&leaves), "{leaves:?}: {got:?}");
+                        if let Some((x, i, j)) = got {
+                            found += 1;
+                            assert!(i < j, "{leaves:?}");
+                            for idx in [i, j] {
+                                let c = [idx / index[0], idx / index[1] % s[1], idx % s[2]];
+                                let off: i64 = (0..3).map(|k| c[k] * leaves[k].1).sum();
+                                assert_eq!(off, x, "{leaves:?} at {idx}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 1000, "{found}");
     }
 }
