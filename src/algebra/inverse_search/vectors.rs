@@ -57,29 +57,48 @@ impl Vectors {
         };
         out.leaves = [l0, l1];
         let ((s0, d0, _), (s1, d1, _)) = (l0, l1);
+        // Every |u·d₀ + v·d₁| below is at most s₀·|d₀| + s₁·|d₁|; when
+        // that leaves i64 the cut is skipped (it only ever adds cuts).
+        let span = |s: i64, d: i64| s.checked_mul(d.checked_abs()?);
+        if span(s0, d0)
+            .zip(span(s1, d1))
+            .and_then(|(a, b)| a.checked_add(b))
+            .is_none()
+        {
+            return out;
+        }
         // (u, v) and (−u, −v) are one vector: u ≥ 0 covers every one.
         let mut best: SmallVec<[(i64, i64, i64); MAX_VECTORS]> = SmallVec::new();
+        // `−u·d₀ = q·|d₁| + r` with `0 <= r < |d₁|`, kept by steps (each
+        // step of u moves it by `−d₀`), so no division per u; the nearest
+        // v are then about `q·sign(d₁)`.
+        let m = d1.abs();
+        let (step, step_r) = ((-d0).div_euclid(m), (-d0).rem_euclid(m));
+        let (mut q, mut r) = (0i64, 0i64);
         for u in 0..s0 {
-            // Extents and strides are below 2^63, so the products fit i128.
-            let target = -(i128::from(u) * i128::from(d0));
-            let guess = target / i128::from(d1);
+            if u > 0 {
+                q += step;
+                r += step_r;
+                if r >= m {
+                    r -= m;
+                    q += 1;
+                }
+            }
+            let guess = if d1 > 0 { q } else { -q };
             for v in [guess - 1, guess, guess + 1] {
-                if v.abs() >= i128::from(s1) || (u == 0 && v == 0) {
+                if v.abs() >= s1 || (u == 0 && v == 0) {
                     continue;
                 }
-                let raw = i128::from(u) * i128::from(d0) + v * i128::from(d1);
+                let raw = u * d0 + v * d1;
                 let delta = raw.abs();
                 let full = best.len() == MAX_VECTORS;
-                if delta == 0 || (full && delta >= i128::from(best[MAX_VECTORS - 1].0)) {
+                if delta == 0 || (full && delta >= best[MAX_VECTORS - 1].0) {
                     continue; // a collision (refused before the search), or too long
                 }
-                if num_integer::gcd(i128::from(u), v) != 1 {
+                if num_integer::gcd(u, v) != 1 {
                     // A multiple of a shorter vector, with its index ratio.
                     continue;
                 }
-                let (Ok(v), Ok(delta)) = (i64::try_from(v), i64::try_from(delta)) else {
-                    continue;
-                };
                 let sign = if raw < 0 { -1 } else { 1 };
                 let entry = (delta, sign * u, sign * v);
                 let at = best.partition_point(|e| *e < entry);
