@@ -776,6 +776,18 @@ fn stack_polys(t: &SymViewStack, out: &mut Vec<Poly>) {
                 out.extend(e.get(k).and_then(|e| e.sub(c.lo()).ok()));
             }
         }
+        // Two constraints on one leaf allow `min(hi, hi') − max(lo, lo')`
+        // values: also `hi − lo'` and `hi' − lo` (0 or 1: empty, pinned).
+        let cs = v.constraints();
+        for (k, a) in cs.iter().enumerate() {
+            for b in &cs[k + 1..] {
+                let (ka, kb) = (one_leaf(a.coeffs()), one_leaf(b.coeffs()));
+                if matches!((&ka[..], &kb[..]), ([(x, 1)], [(y, 1)]) if x == y) {
+                    out.extend(a.hi().sub(b.lo()).ok());
+                    out.extend(b.hi().sub(a.lo()).ok());
+                }
+            }
+        }
     }
 }
 
