@@ -498,6 +498,15 @@ impl Kernel {
     /// assert!(k.eval(&[0]).is_err()); // x - 5 < 0 in the arm not taken
     /// assert_eq!(k.eval_taken(&[0])?, (0, true));
     /// assert_eq!(k.eval_taken(&[9])?, (2, true));
+    ///
+    /// // When the arm taken fails too, the error is its own failure.
+    /// let seven = k.push(Node::Const(7));
+    /// let e = k.push(Node::Sub(x, seven));
+    /// let r = k.push(Node::Div(e, 3));
+    /// let t = k.push(Node::Select(c, q, r));
+    /// k.set_index(t);
+    /// let err = k.eval_taken(&[0]).unwrap_err().to_string();
+    /// assert!(err.contains("division of -7 by 3"), "{err}");
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn eval_taken(&self, at: &[i64]) -> Result<(i64, bool)> {
@@ -517,42 +526,65 @@ impl Kernel {
                 what: format!("point {at:?} outside the kernel's variable ranges"),
             });
         }
-        // With `taken_only`, a node whose evaluation fails holds `None`; the
-        // failure is reported only if it reaches a root (a `Select` reads
-        // only the branch taken). Otherwise the first failure is the error.
-        let mut val: Vec<Option<i64>> = Vec::with_capacity(self.nodes.len());
-        let mut first: Option<Error> = None;
+        // With `taken_only`, a node whose evaluation fails holds the id of
+        // the node where the failure began (itself, or a child's origin);
+        // the failure is reported only if it reaches a root (a `Select`
+        // reads only the branch taken), and it is that origin's error.
+        // Otherwise the first failure is the error.
+        let mut val: Vec<std::result::Result<i64, NodeId>> = Vec::with_capacity(self.nodes.len());
+        let mut failures: Vec<(NodeId, Error)> = Vec::new();
         let seen = self.reachable();
-        for (node, &used) in self.nodes.iter().zip(&seen) {
+        for (id, (node, &used)) in self.nodes.iter().zip(&seen).enumerate() {
             if !used {
-                val.push(Some(0));
+                val.push(Ok(0));
                 continue;
             }
-            let x = eval_node(*node, &val, at);
-            match x {
-                Err(e) if !taken_only => return Err(e),
-                Err(e) => {
-                    first.get_or_insert(e);
-                    val.push(None);
+            val.push(match eval_node(*node, &val, at) {
+                Ok(v) => Ok(v),
+                Err(Fail::Child(origin)) => Err(origin),
+                Err(Fail::Own(e)) if !taken_only => return Err(e),
+                Err(Fail::Own(e)) => {
+                    // Node ids are u32 (`Kernel::push`), so `id` fits.
+                    let id = id as NodeId;
+                    failures.push((id, e));
+                    Err(id)
                 }
-                Ok(v) => val.push(Some(v)),
-            }
+            });
         }
         match (val[self.index as usize], val[self.valid as usize]) {
-            (Some(i), Some(ok)) => Ok((i, ok != 0)),
-            _ => Err(first.unwrap_or(Error::Overflow {
-                what: "kernel expression evaluation",
-            })),
+            (Ok(i), Ok(ok)) => Ok((i, ok != 0)),
+            (Err(origin), _) | (_, Err(origin)) => {
+                Err(failures.into_iter().find(|(id, _)| *id == origin).map_or(
+                    Error::Overflow {
+                        what: "kernel expression evaluation",
+                    },
+                    |(_, e)| e,
+                ))
+            }
         }
     }
 }
 
-/// One node's value from its children's (`None`: a child failed).
-fn eval_node(node: Node, val: &[Option<i64>], at: &[i64]) -> Result<i64> {
-    let ovf = || Error::Overflow {
-        what: "kernel expression evaluation",
+/// Why a node has no value: a child it reads has none (the id of the node
+/// where that failure began), or its own evaluation failed.
+enum Fail {
+    Child(NodeId),
+    Own(Error),
+}
+
+/// One node's value from its children's (`Err`: a child read has none, or
+/// the node itself fails).
+fn eval_node(
+    node: Node,
+    val: &[std::result::Result<i64, NodeId>],
+    at: &[i64],
+) -> std::result::Result<i64, Fail> {
+    let ovf = || {
+        Fail::Own(Error::Overflow {
+            what: "kernel expression evaluation",
+        })
     };
-    let v = |id: NodeId| val[id as usize].ok_or_else(ovf);
+    let v = |id: NodeId| val[id as usize].map_err(Fail::Child);
     Ok(match node {
         Node::Const(c) => c,
         Node::Var(k) => at[k],
@@ -561,9 +593,9 @@ fn eval_node(node: Node, val: &[Option<i64>], at: &[i64]) -> Result<i64> {
         Node::Mul(a, b) => v(a)?.checked_mul(v(b)?).ok_or_else(ovf)?,
         Node::Div(a, c) | Node::Mod(a, c) => {
             if c <= 0 || v(a)? < 0 {
-                return Err(Error::OutOfDomain {
+                return Err(Fail::Own(Error::OutOfDomain {
                     what: format!("division of {} by {c}", v(a)?),
-                });
+                }));
             }
             if matches!(node, Node::Div(..)) {
                 v(a)? / c
@@ -573,9 +605,9 @@ fn eval_node(node: Node, val: &[Option<i64>], at: &[i64]) -> Result<i64> {
         }
         Node::DivBy(a, d) | Node::ModBy(a, d) => {
             if v(d)? <= 0 || v(a)? < 0 {
-                return Err(Error::OutOfDomain {
+                return Err(Fail::Own(Error::OutOfDomain {
                     what: format!("division of {} by {}", v(a)?, v(d)?),
-                });
+                }));
             }
             if matches!(node, Node::DivBy(..)) {
                 v(a)? / v(d)?
