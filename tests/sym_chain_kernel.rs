@@ -737,3 +737,36 @@ fn never_valid_and_fixed_symbols() {
     );
     assert_eq!(k.symbols(), [0]);
 }
+
+/// The versioned census of the longer random chains (three symbols, up to
+/// 8 ops; deterministic draws): no excess where the concrete chain is
+/// never valid, and at most the two known stacks with an excess at some
+/// binding (two-view stacks whose views merge only at that binding, which
+/// no fact of either view shows; `docs/symbolic.md` §13).
+#[test]
+fn longer_random_chains_versioned_census() {
+    let mut runner = TestRunner::deterministic();
+    let draw = (
+        prop::collection::vec(0usize..6, 1..=3),
+        prop::collection::vec(any::<u32>(), 128),
+        1usize..=8,
+    );
+    let mut tally = Tally::default();
+    let mut with_excess = Vec::new();
+    for _ in 0..300 {
+        let (dims, words, n) = draw.new_tree(&mut runner).unwrap().current();
+        let (c, t) = random_chain(&dims, &words, n);
+        let before = tally.v_more;
+        check(&c, &t, 3, &mut tally, &mut Vec::new());
+        if tally.v_more > before {
+            with_excess.push((t.views().len(), t.show(&c.syms).to_string()));
+        }
+    }
+    eprintln!("longer random chains: {tally:?}");
+    assert_eq!(tally.v_more_never, 0, "{tally:?}");
+    assert!(with_excess.len() <= 2, "{with_excess:?}");
+    assert!(
+        with_excess.iter().all(|(views, _)| *views >= 2),
+        "{with_excess:?}"
+    );
+}

@@ -213,7 +213,9 @@ fn clamp(b: &mut Build, x: NodeId, n: &Poly) -> Result<NodeId> {
 type Need = (bool, bool);
 
 /// For each constraint of `v`, the bounds not proved to hold over the box
-/// of its leaf coordinates; `None` when one is proved never to hold.
+/// of its leaf coordinates; `None` when one is proved never to hold, or two
+/// on the same sum (the same coefficients) are proved disjoint (`hi <=
+/// lo'`: `j+1 <= x0` and `x0 < j+1`). O(constraints²) prover calls.
 fn needed_bounds(v: &SymView, syms: &Symbols) -> Result<Option<Vec<Need>>> {
     let proved = |f: Fact| syms.prove(&f) == Truth::Proved;
     let mut out = Vec::with_capacity(v.constraints().len());
@@ -232,6 +234,14 @@ fn needed_bounds(v: &SymView, syms: &Symbols) -> Result<Option<Vec<Need>>> {
             return Ok(None);
         }
         out.push((!proved(Fact::ge(&min, lo)?), !proved(Fact::lt(&max, hi)?)));
+    }
+    let cons = v.constraints();
+    for (k, a) in cons.iter().enumerate() {
+        for b in cons[k + 1..].iter().filter(|b| b.coeffs() == a.coeffs()) {
+            if proved(Fact::le(a.hi(), b.lo())?) || proved(Fact::le(b.hi(), a.lo())?) {
+                return Ok(None);
+            }
+        }
     }
     Ok(Some(out))
 }
