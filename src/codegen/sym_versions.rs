@@ -751,11 +751,23 @@ fn substitutions(q: &Poly) -> Vec<Pin> {
 /// and the difference of a symbolic leaf extent and a constant one
 /// (O(leaves²) over the stack).
 fn stack_polys(t: &SymViewStack, out: &mut Vec<Poly>) {
-    // Two leaf extents equal at a binding (views that merge there).
-    let extents: Vec<&Poly> = t.views().iter().flat_map(|v| v.leaf_extents()).collect();
-    for (k, a) in extents.iter().enumerate() {
-        for b in &extents[k + 1..] {
-            if a.symbols().len() + b.symbols().len() == 1 {
+    // Two leaf extents equal at a binding (views that merge there): a
+    // symbolic and a constant one, or two of different views in at most
+    // two symbols together.
+    let extents: Vec<(usize, &Poly)> = t
+        .views()
+        .iter()
+        .enumerate()
+        .flat_map(|(k, v)| v.leaf_extents().iter().map(move |e| (k, e)))
+        .collect();
+    for (k, &(va, a)) in extents.iter().enumerate() {
+        for &(vb, b) in &extents[k + 1..] {
+            let mut both = a.symbols();
+            both.extend(b.symbols());
+            both.sort_unstable();
+            both.dedup();
+            let (one, across) = (a.symbols().len() + b.symbols().len() == 1, va != vb);
+            if a != b && (one || (across && both.len() <= 2)) {
                 out.extend(a.sub(b).ok());
             }
         }
