@@ -433,7 +433,9 @@ impl Search {
                 }
                 _ => {}
             }
-            if cur.read >= vectors_at {
+            // Not in the first pass: its chains are few, and listing the
+            // vectors costs O(s₀) (found inverses skip it).
+            if cur.read >= vectors_at && !self.hints.active() {
                 vectors_at = vectors_at.saturating_mul(4);
                 if let Some(b) = blocks.as_mut() {
                     if !self.vector_cut(chain, b)? {
