@@ -447,11 +447,7 @@ fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<Pin> {
         }
     }
     for p in polys {
-        let shifted = [0i64, 1]
-            .into_iter()
-            .filter_map(|target| p.sub(&target.into()).ok());
-        let stripped = Some(without_symbol_factors(p)).filter(|q| q != p);
-        for q in shifted.chain(stripped) {
+        for q in zero_forms(p) {
             if let [id] = q.symbols()[..] {
                 pins.extend(
                     integer_roots(&q, id)
@@ -472,6 +468,17 @@ fn candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<Pin> {
     pins
 }
 
+/// The polynomials whose zeros are the facts a polynomial `p` of the
+/// request suggests: `p` and `p − 1` (an extent 1, a width 0 or 1), and `p`
+/// with its symbol factors divided out, when there are any.
+fn zero_forms(p: &Poly) -> impl Iterator<Item = Poly> + '_ {
+    let shifted = [0i64, 1]
+        .into_iter()
+        .filter_map(|target| p.sub(&target.into()).ok());
+    let stripped = Some(without_symbol_factors(p)).filter(|q| q != p);
+    shifted.chain(stripped)
+}
+
 /// Pairs of pins `t == v && s == w` where a polynomial of the request in
 /// exactly the two symbols `s` and `t` is 0 or 1, found exactly when the
 /// polynomial is linear in `s` with a constant remainder: `A(t)·s + c = 0`
@@ -487,11 +494,7 @@ fn pair_candidates(polys: &[Poly], symbols: &[u8], syms: &Symbols) -> Vec<[Pin; 
     };
     let mut out: Vec<[Pin; 2]> = Vec::new();
     for p in polys {
-        let shifted = [0i64, 1]
-            .into_iter()
-            .filter_map(|target| p.sub(&target.into()).ok());
-        let stripped = Some(without_symbol_factors(p)).filter(|q| q != p);
-        for q in shifted.chain(stripped) {
+        for q in zero_forms(p) {
             let &[a, b] = &q.symbols()[..] else {
                 continue;
             };
