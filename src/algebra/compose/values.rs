@@ -57,7 +57,8 @@ pub(super) fn leaf_by_values(
 /// the final sweep (refuted by the first `m + 1` values alone). Greedy is exact:
 /// in a coalesced layout the fastest extent is the first `m` with
 /// `g(m) ≠ m·g(1)`, so it must divide the extent. ≤ 2b evaluations, each
-/// charged to `budget`.
+/// charged to `budget` (b when the whole leaf is one extent: the greedy
+/// scan has then compared every value).
 fn leaf_from_values(
     a: &Layout,
     b: i64,
@@ -71,6 +72,9 @@ fn leaf_from_values(
     };
     let mut out = Pairs::new();
     let (mut unit, mut remaining) = (1i64, b);
+    // One leaf found at unit 1 has compared every t < b with t·g(1) (and
+    // g(0) = A(0) = 0): the sweep below would only repeat it.
+    let mut swept = false;
     while remaining > 1 {
         let delta = g(unit)?;
         let mut m = 2;
@@ -79,6 +83,7 @@ fn leaf_from_values(
         }
         if m == remaining {
             out.push((remaining, delta));
+            swept = unit == 1;
             break;
         }
         if remaining % m != 0 {
@@ -88,9 +93,11 @@ fn leaf_from_values(
         unit *= m;
         remaining /= m;
     }
-    for t in 0..b {
-        if Some(g(t)?) != eval_pairs(&out, t) {
-            return Ok(Err((t, false)));
+    if !swept {
+        for t in 0..b {
+            if Some(g(t)?) != eval_pairs(&out, t) {
+                return Ok(Err((t, false)));
+            }
         }
     }
     Ok(Ok(out))
