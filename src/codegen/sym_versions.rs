@@ -15,12 +15,17 @@
 //! **Which guards.** Single-symbol pins `s == v`, derived from the request's
 //! structure: a polynomial of the request or of its generic answer (an
 //! extent, a stride, an offset, a pad or shrink amount, a constraint's bounds
-//! and width, the difference `s_outer − e_inner·s_inner` of adjacent leaves)
-//! that is linear in one symbol, `a·s + b`, equals 0 or 1 at `s = v`
-//! (integral, allowed by the assumptions); and every symbol's least and
-//! greatest allowed value. A pin is kept when its version has strictly fewer
-//! `/` and `%` than the generic one; a pair of pins on two symbols when it has
-//! strictly fewer than every kept version it shadows. Pairs come first, then
+//! and widths, the difference `s_outer − e_inner·s_inner` of adjacent leaves,
+//! extent-1 leaves skipped, the difference of two leaf extents) that is in
+//! one symbol and equals 0 or 1 at `s = v` (an integer root, allowed by the
+//! assumptions); substitutions `s == r` where `s` occurs only as `±s`; and
+//! every symbol's least and greatest allowed value. Pairs of pins come
+//! from a polynomial in two symbols ([`pair_candidates`]: divisors of its
+//! constant, or a short range enumerated), from the request with one pin
+//! substituted ([`pinned_pairs`]), then from every two single facts. A pin
+//! is kept when its version has strictly fewer `/` and `%` than the generic
+//! one; a pair of pins on two symbols when it has strictly fewer than every
+//! kept version it shadows. Pairs come first, then
 //! single pins, each group by ascending cost, so a binding takes the
 //! cheapest matching version; the generic version is last. At most
 //! [`Limits::max_kernel_versions`](crate::Limits::max_kernel_versions)
@@ -301,10 +306,15 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
     } else {
         Vec::new()
     };
-    for guard in derived.into_iter().chain(combos) {
+    let pairs_wanted = cost > 0 && max > 2;
+    for guard in derived
+        .into_iter()
+        .chain(combos)
+        .take_while(|_| pairs_wanted)
+    {
         let [a, b] = &guard;
         let cycle = a.1.symbols().contains(&b.0) && b.1.symbols().contains(&a.0);
-        if a.0 == b.0 || cycle || cost == 0 || max <= 2 || tried.contains(&guard) {
+        if a.0 == b.0 || cycle || tried.contains(&guard) {
             continue;
         }
         if tried.len() >= 4 * max {
