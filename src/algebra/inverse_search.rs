@@ -268,8 +268,8 @@ fn triple_collision(leaves: &[(i64, i64, i64)]) -> Option<(i64, i64, i64)> {
             continue;
         };
         let mut diff = [0i128; 3];
-        diff[a] = base.0 + t * step.0;
-        diff[b] = base.1 + t * step.1;
+        diff[a] = t.checked_mul(step.0)?.checked_add(base.0)?;
+        diff[b] = t.checked_mul(step.1)?.checked_add(base.1)?;
         diff[k] = w;
         return collision_of(leaves, diff);
     }
@@ -300,10 +300,11 @@ fn collision_of(leaves: &[(i64, i64, i64)], diff: [i128; 3]) -> Option<(i64, i64
             return None;
         }
         let (pos, neg) = (u.max(0), (-u).max(0));
-        x += pos * i128::from(d);
-        y += neg * i128::from(d);
-        i += pos * i128::from(idx);
-        j += neg * i128::from(idx);
+        let (d, idx) = (i128::from(d), i128::from(idx));
+        x = x.checked_add(pos * d)?; // |pos|, |neg| < s: each product < 2^126
+        y = y.checked_add(neg * d)?;
+        i = i.checked_add(pos * idx)?;
+        j = j.checked_add(neg * idx)?;
     }
     if x != y {
         return None;
