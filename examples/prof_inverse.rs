@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --release --example prof_inverse
-//! valgrind --tool=callgrind target/release/examples/prof_inverse one "(64,64):(100,3)" 1
+//! valgrind --tool=callgrind target/release/examples/prof_inverse one "(64,64):(100,3)" 1  # [budget]
 //! target/release/examples/prof_inverse family 1 2000 2   # seed, cases, rank [, budget]
 //! target/release/examples/prof_inverse ladder 1 300 2     # undecided ones, budget raised
 //! ```
@@ -126,10 +126,14 @@ fn main() {
         Some("one") => {
             let l: Layout = args.next().expect("a layout").parse().expect("valid");
             let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+            let budget: i64 = args
+                .next()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(LEFT_INVERSE_SEARCH_BUDGET);
             let t0 = on_cpu_ns();
-            let mut last = black_box(&l).left_inverse();
+            let mut last = black_box(&l).left_inverse_with_budget(budget);
             for _ in 1..n {
-                last = black_box(&l).left_inverse();
+                last = black_box(&l).left_inverse_with_budget(budget);
             }
             let ns = (on_cpu_ns() - t0) / n.max(1);
             match &last {
@@ -182,6 +186,12 @@ fn main() {
             );
             for (ns, l, k) in slow.iter().take(12) {
                 println!("  slow {ns:>12} ns {k:>13} {l}");
+            }
+            let found: Vec<_> = slow.iter().filter(|s| s.2 == "ok").collect();
+            let over: Vec<_> = found.iter().filter(|s| s.0 > 20_000).collect();
+            println!("found: {}, above 20 us: {}", found.len(), over.len());
+            for (ns, l, _) in over.iter().take(12) {
+                println!("  found {ns:>12} ns {l}");
             }
             for (_, l, k) in slow.iter().filter(|s| s.2 == "budget") {
                 println!("  budget {k} {l}");

@@ -627,22 +627,61 @@ impl Search {
 
 /// The digits of `x` for place values `chain` (the last one unbounded), by
 /// floor division, so negative offsets get the integer extension's digits.
+/// One division per place value, top first: the head is `⌊x/E_m⌋`, the rest
+/// `x mod E_m ≥ 0`, and each lower digit divides what the higher ones left
+/// (the greedy mixed-radix digits, each below its extent).
 fn digits_of(x: i64, chain: &[i64], out: &mut SmallVec<[i64; 64]>) {
     out.clear();
-    // ⌊⌊x/a⌋/b⌋ = ⌊x/(a·b)⌋ for floor division, so each digit divides the
-    // previous quotient once.
-    let mut q = x;
-    for w in chain.windows(2) {
-        let e = w[1] / w[0];
-        out.push(q.rem_euclid(e));
-        q = q.div_euclid(e);
+    let Some((&top, below)) = chain.split_last() else {
+        return;
+    };
+    debug_assert_eq!(chain[0], 1, "a chain starts at E₀ = 1");
+    // A chain has at most 64 place values (each step at least doubles); a
+    // copy of zeros is one memcpy where `resize` pushes one at a time.
+    const ZEROS: [i64; 64] = [0; 64];
+    out.extend_from_slice(&ZEROS[..chain.len()]);
+    out[below.len()] = x.div_euclid(top);
+    let mut rest = x.rem_euclid(top).unsigned_abs(); // in [0, top)
+    for (k, &e) in below.iter().enumerate().skip(1).rev() {
+        let e = e.unsigned_abs();
+        out[k] = (rest / e) as i64; // below top / e ≤ i64::MAX
+        rest %= e;
     }
-    out.push(q);
+    if !below.is_empty() {
+        out[0] = rest as i64; // E₀ = 1
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_match_the_definition() {
+        // Invariant: digit k of x is ⌊x/E_k⌋ mod (E_{k+1}/E_k), the head ⌊x/E_m⌋ (floor division, negative x too) / Witness: every chain of steps 2..=5 up to depth 4, x in −400..400, and x near i64::MIN and MAX.
+        let mut chains = vec![vec![1i64]];
+        for depth in 0..4 {
+            let grown: Vec<Vec<i64>> = chains
+                .iter()
+                .filter(|c| c.len() == depth + 1)
+                .flat_map(|c| (2..=5).map(move |p| [&c[..], &[c[depth] * p]].concat()))
+                .collect();
+            chains.extend(grown);
+        }
+        let mut out = SmallVec::new();
+        let extremes = [i64::MIN, i64::MIN + 1, i64::MAX - 1, i64::MAX];
+        for chain in &chains {
+            for x in (-400..400).chain(extremes) {
+                digits_of(x, chain, &mut out);
+                let m = chain.len() - 1;
+                let mut want: Vec<i64> = (0..m)
+                    .map(|k| x.div_euclid(chain[k]).rem_euclid(chain[k + 1] / chain[k]))
+                    .collect();
+                want.push(x.div_euclid(chain[m]));
+                assert_eq!(out.as_slice(), want.as_slice(), "{chain:?} x={x}");
+            }
+        }
+    }
 
     #[test]
     fn budget_is_charged() {

@@ -51,15 +51,8 @@ impl Search {
             Some((q0, i0)) if q0 == q => {
                 self.spend(k as i64)?;
                 b.diff.clear();
-                b.diff.resize(k, 0);
-                for ((d, &a), &c) in b
-                    .diff
-                    .iter_mut()
-                    .zip(&self.digits[..k])
-                    .zip(&b.anchor_digits[..k])
-                {
-                    *d = a - c;
-                }
+                let lower = self.digits[..k].iter().zip(&b.anchor_digits[..k]);
+                b.diff.extend(lower.map(|(&a, &c)| a - c));
                 let target = i - i0;
                 if !b.sols.constrain(&b.diff, target)? {
                     let high = b.sols.high;

@@ -6,29 +6,43 @@ use smallvec::SmallVec;
 
 use crate::error::{Error, Result};
 
-/// One vector of the lattice (inline up to 16 unknowns).
-type Row = SmallVec<[i128; 16]>;
-
 /// The integer solutions `particular + kernel·ℤᵈ` of the equations so far.
+///
+/// The kernel's basis vectors are the rows of one flat row-major buffer
+/// (`rows × particular.len()`), so a node's copy of the state is one
+/// allocation and one `memcpy`, and an elimination step rewrites two rows in
+/// place.
 #[derive(Clone, Default)]
 pub(super) struct Solutions {
     pub(super) particular: Vec<i128>,
-    kernel: Vec<Row>,
+    kernel: Vec<i128>,
     /// The largest non-negative point `(offset, index)` any equation came
     /// from (a refutation of these equations uses no point above it).
     pub(super) high: Option<(i64, i64)>,
 }
 
 impl Solutions {
-    /// A new unknown, unconstrained.
+    /// A new unknown, unconstrained. O(rows · unknowns).
     pub(super) fn add_unknown(&mut self) {
-        self.particular.push(0);
-        for v in &mut self.kernel {
-            v.push(0);
+        let n = self.particular.len();
+        let rows = self.rows();
+        let mut kernel = Vec::with_capacity((rows + 1) * (n + 1));
+        for row in self.kernel.chunks_exact(n.max(1)).take(rows) {
+            kernel.extend_from_slice(row);
+            kernel.push(0);
         }
-        let mut unit: Row = SmallVec::from_elem(0, self.particular.len());
-        unit[self.particular.len() - 1] = 1;
-        self.kernel.push(unit);
+        kernel.extend(std::iter::repeat_n(0, n));
+        kernel.push(1);
+        self.kernel = kernel;
+        self.particular.push(0);
+    }
+
+    /// The number of basis vectors of the kernel.
+    fn rows(&self) -> usize {
+        match self.particular.len() {
+            0 => 0,
+            n => self.kernel.len() / n,
+        }
     }
 
     /// Whether exactly one solution is left (the kernel is trivial).
@@ -43,14 +57,17 @@ impl Solutions {
         }
     }
 
-    /// Keeps the solutions with `Σ coeffs[k]·r_k = target`; false when none is left.
+    /// Keeps the solutions with `Σ coeffs[k]·r_k = target`; false when none
+    /// is left. O(rows · unknowns) products, plus one extended gcd per
+    /// basis vector the equation reads.
     pub(super) fn constrain(&mut self, coeffs: &[i64], target: i64) -> Result<bool> {
         let residual = checked(i128::from(target).checked_sub(dot(coeffs, &self.particular)?))?;
         if self.kernel.is_empty() {
             return Ok(residual == 0);
         }
-        let mut c: Row = SmallVec::with_capacity(self.kernel.len());
-        for v in &self.kernel {
+        let n = self.particular.len();
+        let mut c: SmallVec<[i128; 64]> = SmallVec::new();
+        for v in self.kernel.chunks_exact(n) {
             c.push(dot(coeffs, v)?);
         }
         let mut pivot: Option<usize> = None;
@@ -65,14 +82,12 @@ impl Solutions {
             // Unimodular column step: column p gets gcd(c_p, c_j), column j gets 0.
             let (g, x, y) = ext_gcd(c[p], c[j])?;
             let (a, b) = (c[j] / g, c[p] / g);
-            let (vp, vj) = (&self.kernel[p], &self.kernel[j]);
-            let mut np: Row = SmallVec::with_capacity(vp.len());
-            let mut nj: Row = SmallVec::with_capacity(vp.len());
-            for (&u, &w) in vp.iter().zip(vj) {
-                np.push(checked(mul(x, u)?.checked_add(mul(y, w)?))?);
-                nj.push(checked(mul(a, u)?.checked_sub(mul(b, w)?))?);
+            for col in 0..n {
+                let (u, w) = (self.kernel[p * n + col], self.kernel[j * n + col]);
+                self.kernel[p * n + col] = checked(mul(x, u)?.checked_add(mul(y, w)?))?;
+                self.kernel[j * n + col] = checked(mul(a, u)?.checked_sub(mul(b, w)?))?;
             }
-            (self.kernel[p], self.kernel[j], c[p], c[j]) = (np, nj, g, 0);
+            (c[p], c[j]) = (g, 0);
         }
         let Some(p) = pivot else {
             return Ok(residual == 0);
@@ -81,10 +96,16 @@ impl Solutions {
             return Ok(false);
         }
         let q = residual / c[p];
-        let v = self.kernel.swap_remove(p);
-        for (r, w) in self.particular.iter_mut().zip(v) {
-            *r = checked(r.checked_add(mul(q, w)?))?;
+        for col in 0..n {
+            let w = self.kernel[p * n + col];
+            self.particular[col] = checked(self.particular[col].checked_add(mul(q, w)?))?;
         }
+        // Drop row p: the last row takes its place.
+        let last = c.len() - 1;
+        if p != last {
+            self.kernel.copy_within(last * n..(last + 1) * n, p * n);
+        }
+        self.kernel.truncate(last * n);
         Ok(true)
     }
 }
@@ -96,7 +117,13 @@ fn dot(a: &[i64], v: &[i128]) -> Result<i128> {
     })
 }
 
+/// `a·b`, checked; two factors within `i64` take one widening multiply
+/// (their product always fits), the rest the checked `i128` product.
+#[inline]
 fn mul(a: i128, b: i128) -> Result<i128> {
+    if let (Ok(a), Ok(b)) = (i64::try_from(a), i64::try_from(b)) {
+        return Ok(i128::from(a) * i128::from(b));
+    }
     checked(a.checked_mul(b))
 }
 
@@ -115,6 +142,12 @@ fn checked(v: Option<i128>) -> Result<i128> {
 
 /// `(g, x, y)` with `g = x·a + y·b = ±gcd(a, b) ≠ 0`, for `b ≠ 0`.
 fn ext_gcd(a: i128, b: i128) -> Result<(i128, i128, i128)> {
+    // Below 2^62 in magnitude nothing overflows i64 (see ext_gcd_small).
+    const SMALL: i128 = 1 << 62;
+    if a.abs() < SMALL && b.abs() < SMALL {
+        let (g, x, y) = ext_gcd_small(a as i64, b as i64);
+        return Ok((g.into(), x.into(), y.into()));
+    }
     let (mut r0, mut r1, mut x0, mut x1, mut y0, mut y1) = (a, b, 1i128, 0i128, 0i128, 1i128);
     while r1 != 0 {
         let q = r0 / r1;
@@ -123,6 +156,21 @@ fn ext_gcd(a: i128, b: i128) -> Result<(i128, i128, i128)> {
         (y0, y1) = (y1, checked(y0.checked_sub(mul(q, y1)?))?);
     }
     Ok((r0, x0, y0))
+}
+
+/// [`ext_gcd`] on operands below 2^62 in magnitude, in `i64`: every
+/// remainder is at most `max(|a|, |b|)`, every Bézout coefficient at most
+/// `max(|a|, |b|)/g`, and each product `q·r`, `q·x`, `q·y` is at most the
+/// sum of two of those, so below 2^63.
+fn ext_gcd_small(a: i64, b: i64) -> (i64, i64, i64) {
+    let (mut r0, mut r1, mut x0, mut x1, mut y0, mut y1) = (a, b, 1i64, 0i64, 0i64, 1i64);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (x0, x1) = (x1, x0 - q * x1);
+        (y0, y1) = (y1, y0 - q * y1);
+    }
+    (r0, x0, y0)
 }
 
 #[cfg(test)]
@@ -144,5 +192,24 @@ mod tests {
         let mut t = Solutions::default();
         t.add_unknown();
         assert!(!t.constrain(&[2], 3).expect("small"));
+    }
+
+    #[test]
+    fn extended_gcd_is_bezout_on_both_paths() {
+        // Invariant: ext_gcd(a, b) = (g, x, y) with g = x·a + y·b and |g| = gcd(a, b), on the i64 path and the i128 path / Witness: products of small numbers with 1, 2^40 and 2^70 (the last past the i64 path), signs mixed.
+        let scales = [1i128, 1 << 40, 1 << 70];
+        for a0 in -12i128..=12 {
+            for b0 in (-12i128..=12).filter(|&b| b != 0) {
+                for &sa in &scales {
+                    for &sb in &scales {
+                        let (a, b) = (a0 * sa, b0 * sb);
+                        let (g, x, y) = ext_gcd(a, b).expect("no overflow");
+                        let want = num_integer::Integer::gcd(&a, &b);
+                        assert_eq!(g.abs(), want, "a={a} b={b}");
+                        assert_eq!(x * a + y * b, g, "a={a} b={b}");
+                    }
+                }
+            }
+        }
     }
 }
