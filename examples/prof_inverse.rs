@@ -190,6 +190,11 @@ fn main() {
             let found: Vec<_> = slow.iter().filter(|s| s.2 == "ok").collect();
             let over: Vec<_> = found.iter().filter(|s| s.0 > 20_000).collect();
             println!("found: {}, above 20 us: {}", found.len(), over.len());
+            if std::env::var_os("PROF_ALL_FOUND").is_some() {
+                for (ns, l, _) in &found {
+                    println!("FOUND {l} {ns}");
+                }
+            }
             for (ns, l, _) in over.iter().take(12) {
                 println!("  found {ns:>12} ns {l}");
             }

@@ -282,7 +282,7 @@ fn every_error_variant_is_produced_by_a_public_call() {
         ),
         (
             "BudgetExceeded",
-            l("(851,6):(862,740)").left_inverse().unwrap_err(),
+            l("(82,37):(910,892)").left_inverse().unwrap_err(),
         ),
         (
             "LimitExceeded",

@@ -71,7 +71,7 @@ TRIGGERS = {
     "BadMovementError": lambda: ViewStack([2, 3]).reshape([7]),
     "InvalidViewError": lambda: FlatView((2, 3), (1,)),
     "NoCompositionError": lambda: Layout("(2,6):(7,1)").compose(Layout("(2,3):(3,2)")),
-    "BudgetExceededError": lambda: Layout("(851,6):(862,740)").left_inverse(),  # undecided within the search budget
+    "BudgetExceededError": lambda: Layout("(82,37):(910,892)").left_inverse(),  # undecided within the search budget
     "PreconditionError": lambda: Swizzle(3, 0, 2),
     "FlattenError": lambda: Layout("(2,(2,2)):(2,(1,4))").flatten(),
     "LimitExceededError": lambda: deep_stack(129).kernel(),
