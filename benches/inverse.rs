@@ -3,7 +3,7 @@
 //! expected kind). Run: `cargo bench --bench inverse`.
 //!
 //! The closed forms (mixed radix, divisible chain) answer in O(n log n) of
-//! the leaves whatever the size. Every other layout goes to the exact search
+//! the leaves whatever the size, carry-free chains in O(rank·Σ √d). Every other layout goes to the exact search
 //! of `src/algebra/inverse_search.rs`, which reads the offsets lazily in
 //! increasing order, walks prime chains with Lemma 7's block cut and checks
 //! candidates symbolically: its cost depends on how far it reads, not on the
@@ -62,12 +62,20 @@ fn closed_form_divisible_chain(b: Bencher, text: &str) {
     b.bench(|| black_box(&l).left_inverse().unwrap());
 }
 
-/// Neither closed form: `(s,s):(100,3)` and its neighbours `(64,34)` (an
-/// inverse with the chain 1 | 3 | 300) and `(64,35)` (none), and
-/// `(80,58):(272,137)` (`R = (216,136):(29,-28)`, chain 1 | 136, found by
-/// the first pass).
+/// Carry-free chains (closed form 3): no level ever receives a carry when
+/// L's leaves are added, so R solves one small system per chain.
+/// `(796,130):(594,596)` is `594·(a + b) + 2b` (`R = 130·⌊x/594⌋ −
+/// 129·(⌊x/2⌋ mod 297)`; the search needed 2^26 units for it).
+#[divan::bench(args = ["(2,2):(3,2)", "(80,58):(272,137)", "(34,594):(396,393)", "(796,130):(594,596)"])]
+fn closed_form_carry_free(b: Bencher, text: &str) {
+    let l = checked(text, Kind::Inverse);
+    b.bench(|| black_box(&l).left_inverse().unwrap());
+}
+
+/// No closed form: `(s,s):(100,3)` (`100 ≡ 1 mod 3` carries) and its
+/// neighbours `(64,34)` (an inverse with the chain 1 | 3 | 300) and
+/// `(64,35)` (none).
 #[divan::bench(args = [
-    ("(80,58):(272,137)", Kind::Inverse),
     ("(8,8):(100,3)", Kind::Inverse),
     ("(16,16):(100,3)", Kind::Inverse),
     ("(32,32):(100,3)", Kind::Inverse),
@@ -83,8 +91,9 @@ fn search_100_3(b: Bencher, (text, want): (&str, Kind)) {
 /// The search on 2^15..2^20 elements: inverses found after a short prefix
 /// (`(1024,34):(100,3)`, and `(1024,1024):(3076,3)` on the chain
 /// 1 | 3 | 9228 of the first pass), collisions named (rank 2 in O(1), rank 3
-/// when read), injective layouts refused, and one still undecided
-/// (`(851,6):(862,740)`, 5,106 elements: refused given 2^20 work units).
+/// up front), injective layouts refused (`(851,6):(862,740)` was undecided
+/// at the old default of 2^18 units), and one still undecided at the
+/// default 2^20 (`(82,37):(910,892)`, 3,034 elements: refused given 2^24).
 #[divan::bench(args = [
     ("(1024,34):(100,3)", Kind::Inverse),
     ("(1024,1024):(100,3)", Kind::NotInjective),
@@ -92,7 +101,8 @@ fn search_100_3(b: Bencher, (text, want): (&str, Kind)) {
     ("(1024,1024):(1025,3)", Kind::NoInverse),
     ("(1024,1024):(1024,3)", Kind::NoInverse),
     ("(1024,1024):(3076,3)", Kind::Inverse),
-    ("(851,6):(862,740)", Kind::Undecided),
+    ("(851,6):(862,740)", Kind::NoInverse),
+    ("(82,37):(910,892)", Kind::Undecided),
 ], sample_count = 10)]
 fn search_large(b: Bencher, (text, want): (&str, Kind)) {
     let l = checked(text, want);
@@ -100,13 +110,13 @@ fn search_large(b: Bencher, (text, want): (&str, Kind)) {
 }
 
 /// Past the default budget (`left_inverse_with_budget`): layouts of the
-/// rank-2 census (seed 1) that the default 2^18 units leave undecided,
-/// decided with the budget the census ladder found enough
-/// (`examples/prof_inverse.rs ladder 1 300 2`).
+/// rank-2 censuses that the default 2^20 units leave undecided, decided
+/// with the budget the census ladder found enough
+/// (`examples/prof_inverse.rs ladder SEED CASES 2`).
 #[divan::bench(args = [
-    ("(1007,279):(616,479)", 20, Kind::NoInverse),
-    ("(851,6):(862,740)", 20, Kind::NoInverse),
+    ("(892,356):(526,533)", 22, Kind::NoInverse),
     ("(744,9):(832,364)", 22, Kind::Inverse),
+    ("(82,37):(910,892)", 24, Kind::NoInverse),
 ], sample_count = 5, sample_size = 1)]
 fn search_past_default_budget(b: Bencher, (text, log, want): (&str, u32, Kind)) {
     let l: Layout = text.parse().unwrap();
