@@ -177,8 +177,12 @@ fn search_with(
     }
     let points = Points::new(&leaves);
     let (min, max) = (points.min, points.max);
+    // A carry-free R whose strides leave i64 is not the only candidate: the
+    // search decides then.
     if let Some((chain, strides)) = carry_free::carry_free(&leaves) {
-        return build(&chain, &strides, max, false).map(Found::Inverse);
+        if let Ok(r) = build(&chain, &strides, max, false) {
+            return Ok(Found::Inverse(r));
+        }
     }
     let mut search = Search {
         target: Target::new(&leaves)?,

@@ -31,8 +31,9 @@
 //!
 //! This finds about half of the inverses the search finds on random rank-2
 //! and rank-3 layouts, in microseconds; it refuses nothing. Past its bounds
-//! (more than [`MAX_BLOCKS`] quotient blocks, [`MAX_LEVELS`] levels or
-//! [`MAX_CHAINS`] chains) it gives up and the search decides.
+//! (more than [`MAX_BLOCKS`] quotient blocks, [`MAX_LEVELS`] levels,
+//! [`MAX_CHAINS`] chains or [`MAX_VISITS`] chain prefixes) it gives up and
+//! the search decides.
 
 use smallvec::SmallVec;
 
@@ -44,24 +45,90 @@ use super::lattice::Solutions;
 const MAX_BLOCKS: usize = 1 << 12;
 
 /// Most qualifying levels kept.
-const MAX_LEVELS: usize = 128;
+const MAX_LEVELS: usize = 64;
 
 /// Most maximal chains tried.
 const MAX_CHAINS: usize = 64;
+
+/// Most chain prefixes visited.
+const MAX_VISITS: usize = 512;
 
 /// A chain of qualifying levels and integer strides with `R(L(c)) = index(c)`
 /// at every coordinate, for leaves `(extent, stride, index stride)` with
 /// every stride positive and extent at least 2; `None` when no such chain is
 /// found within the bounds (or a stride is not positive). Cost: listing the
-/// levels, then O(rank·levels²) per chain tried.
+/// levels, O(levels³) for their covers, then O(rank·levels²) per chain tried.
 pub(super) fn carry_free(leaves: &[(i64, i64, i64)]) -> Option<(Vec<i64>, Vec<i128>)> {
     if leaves.iter().any(|&(s, d, _)| d <= 0 || s < 2) {
         return None;
     }
-    let levels = levels(leaves)?;
-    let mut chains = 0usize;
-    let mut chain = vec![1i64];
-    solve_chains(leaves, &levels, &mut chain, &mut chains)
+    let mut nodes = vec![1i64];
+    nodes.extend(levels(leaves)?);
+    let walk = Walk {
+        leaves,
+        covers: nodes.iter().map(|&top| covers_of(top, &nodes)).collect(),
+        nodes: &nodes,
+    };
+    let (mut chain, mut count) = (vec![0usize], Count::default());
+    walk.first(&mut chain, &mut count)
+}
+
+/// The levels that follow `top` directly in some chain: its multiples with
+/// no other multiple of `top` dividing them (indices into `nodes`).
+fn covers_of(top: i64, nodes: &[i64]) -> SmallVec<[usize; 8]> {
+    let multiple = |&(_, &f): &(usize, &i64)| f > top && f % top == 0;
+    let multiples: SmallVec<[(usize, i64); 16]> = nodes
+        .iter()
+        .enumerate()
+        .filter(multiple)
+        .map(|(k, &f)| (k, f))
+        .collect();
+    multiples
+        .iter()
+        .filter(|&&(_, f)| !multiples.iter().any(|&(_, h)| h < f && f % h == 0))
+        .map(|&(k, _)| k)
+        .collect()
+}
+
+/// The maximal chains of qualifying levels, walked depth first.
+struct Walk<'a> {
+    leaves: &'a [(i64, i64, i64)],
+    nodes: &'a [i64],
+    covers: Vec<SmallVec<[usize; 8]>>,
+}
+
+/// Chains tried and prefixes visited so far.
+#[derive(Default)]
+struct Count {
+    chains: usize,
+    visits: usize,
+}
+
+impl Walk<'_> {
+    /// The first maximal chain extending `chain` (indices into `nodes`)
+    /// whose system has an integer solution, pruned; `None` when none is
+    /// found within the bounds.
+    fn first(&self, chain: &mut Vec<usize>, count: &mut Count) -> Option<(Vec<i64>, Vec<i128>)> {
+        count.visits += 1;
+        if count.visits > MAX_VISITS || count.chains >= MAX_CHAINS {
+            return None;
+        }
+        let covers = &self.covers[*chain.last()?];
+        if covers.is_empty() {
+            count.chains += 1;
+            let values: Vec<i64> = chain.iter().map(|&k| self.nodes[k]).collect();
+            let strides = solve(self.leaves, &values)?;
+            return Some(pruned(self.leaves, values, strides));
+        }
+        for &next in covers {
+            chain.push(next);
+            if let Some(found) = self.first(chain, count) {
+                return Some(found);
+            }
+            chain.pop();
+        }
+        None
+    }
 }
 
 /// The levels `2 ≤ E ≤ M` without carries, increasing; `None` past the
@@ -97,43 +164,6 @@ fn levels(leaves: &[(i64, i64, i64)]) -> Option<Vec<i64>> {
             out.push(i64::try_from(v).ok()?);
         }
         e = hi + 1;
-    }
-    None
-}
-
-/// Depth first over the maximal chains of `levels` extending `chain`: the
-/// first whose system has an integer solution.
-fn solve_chains(
-    leaves: &[(i64, i64, i64)],
-    levels: &[i64],
-    chain: &mut Vec<i64>,
-    chains: &mut usize,
-) -> Option<(Vec<i64>, Vec<i128>)> {
-    let top = *chain.last()?;
-    let multiples = levels.iter().filter(|&&f| f > top && f % top == 0);
-    // The covers of top: multiples with no multiple of top strictly between.
-    let covers: SmallVec<[i64; 16]> = multiples
-        .clone()
-        .filter(|&&f| !multiples.clone().any(|&h| h < f && f % h == 0))
-        .copied()
-        .collect();
-    if covers.is_empty() {
-        *chains += 1;
-        return if *chains > MAX_CHAINS {
-            None
-        } else {
-            solve(leaves, chain).map(|strides| pruned(leaves, chain.clone(), strides))
-        };
-    }
-    for f in covers {
-        chain.push(f);
-        if let Some(found) = solve_chains(leaves, levels, chain, chains) {
-            return Some(found);
-        }
-        chain.pop();
-        if *chains >= MAX_CHAINS {
-            return None;
-        }
     }
     None
 }
