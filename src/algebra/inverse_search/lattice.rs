@@ -143,8 +143,8 @@ fn checked(v: Option<i128>) -> Result<i128> {
 /// `(g, x, y)` with `g = x·a + y·b = ±gcd(a, b) ≠ 0`, for `b ≠ 0`.
 fn ext_gcd(a: i128, b: i128) -> Result<(i128, i128, i128)> {
     // Below 2^62 in magnitude nothing overflows i64 (see ext_gcd_small).
-    const SMALL: i128 = 1 << 62;
-    if a.abs() < SMALL && b.abs() < SMALL {
+    const SMALL: u128 = 1 << 62;
+    if a.unsigned_abs() < SMALL && b.unsigned_abs() < SMALL {
         let (g, x, y) = ext_gcd_small(a as i64, b as i64);
         return Ok((g.into(), x.into(), y.into()));
     }
@@ -197,6 +197,11 @@ mod tests {
     #[test]
     fn extended_gcd_is_bezout_on_both_paths() {
         // Invariant: ext_gcd(a, b) = (g, x, y) with g = x·a + y·b and |g| = gcd(a, b), on the i64 path and the i128 path / Witness: products of small numbers with 1, 2^40 and 2^70 (the last past the i64 path), signs mixed.
+        assert_eq!(
+            ext_gcd(i128::MIN, 2).map(|(g, ..)| g.abs()).ok(),
+            Some(2),
+            "i128::MIN takes the wide path"
+        );
         let scales = [1i128, 1 << 40, 1 << 70];
         for a0 in -12i128..=12 {
             for b0 in (-12i128..=12).filter(|&b| b != 0) {
