@@ -71,7 +71,7 @@ use verify::{build, Target, Verdict};
 
 /// Most work units (image points read, chain nodes, trial divisions,
 /// equations weighted by their unknowns, symbolic checks) the exact search of
-/// [`Layout::left_inverse`] spends; at most about 16 ms in a release build
+/// [`Layout::left_inverse`] spends; under 20 ms in a release build
 /// (Intel Xeon model 167, the family census of `docs/algebra.md` §7.1).
 /// Beyond it the answer is [`Error::BudgetExceeded`] (undecided). The first
 /// pass over chains of L's own numbers runs before it on 2^16 units of its
@@ -607,7 +607,12 @@ impl Search {
         let Ok(r) = build(chain, strides, self.max, self.negative) else {
             return Ok(Verdict::Unsettled);
         };
-        Ok(self.target.verify(&r))
+        // The composition is charged what its value stages spend (up to
+        // what is left), on top of CHECK_COST: a check that evaluates much
+        // cannot run past the search's budget.
+        let (verdict, spent) = self.target.verify(&r, self.budget.left);
+        self.spend(spent)?;
+        Ok(verdict)
     }
 
     /// The n-th prime, by trial division by the smaller primes, each charged.

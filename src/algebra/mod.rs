@@ -39,6 +39,7 @@ mod right_search;
 mod swizzle;
 
 pub(crate) use coalesce::coalesce_leaves;
+pub(crate) use compose::compose_within;
 
 pub use compose::{ComposePath, COMPOSE_FALLBACK_BUDGET};
 pub use composed::{ComposedLayout, ComposedOffsets, NotPlain, COMPOSED_CHECK_BUDGET};

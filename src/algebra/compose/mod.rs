@@ -214,11 +214,32 @@ pub(super) struct Part {
 pub(super) type Images = SmallVec<[(i64, i64); 16]>;
 
 fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout> {
+    compose_budgeted(a, b, path, &mut Budget::new(COMPOSE_FALLBACK_BUDGET))
+}
+
+/// `A ∘ B` with the value stages bounded by `limit` evaluations of A instead
+/// of [`COMPOSE_FALLBACK_BUDGET`], and the evaluations spent (for callers
+/// that charge a composition to a budget of their own, such as the left
+/// inverse's symbolic check). Same answers; `BudgetExceeded` past `limit`.
+pub(crate) fn compose_within(a: &Layout, b: &Layout, limit: i64) -> (Result<Layout>, i64) {
+    if let Some(r) = compose_fast(a, b) {
+        return (r, 0);
+    }
+    let mut budget = Budget::new(limit);
+    let r = compose_budgeted(a, b, &mut ComposePath::Structural, &mut budget);
+    (r, budget.spent())
+}
+
+fn compose_budgeted(
+    a: &Layout,
+    b: &Layout,
+    path: &mut ComposePath,
+    budget: &mut Budget,
+) -> Result<Layout> {
     let (bs, bd) = (b.shape_leaves(), b.stride_leaves());
     let Some(radix) = Radix::new(a) else {
         return compose_into_point(a, b);
     };
-    let mut budget = Budget::new(COMPOSE_FALLBACK_BUDGET);
     let mut parts: SmallVec<[Part; 8]> = SmallVec::new();
     let mut images = Images::new();
     for (k, (&e, &st)) in bs.iter().zip(bd).enumerate() {
@@ -234,7 +255,7 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
             leaf_reflected(radix.view(), e, st, &mut images)?
         };
         if !walked {
-            leaf_by_values(a, b, k, &mut images, &mut budget, path)?;
+            leaf_by_values(a, b, k, &mut images, budget, path)?;
         }
         // The exact residue bound of the walk holds for positive strides only.
         let structural = walked && st > 0;
@@ -258,7 +279,7 @@ fn compose_impl(a: &Layout, b: &Layout, path: &mut ComposePath) -> Result<Layout
     }
     if undecided {
         *path = ComposePath::Values;
-        check_everywhere(a, b, &parts, &images, &radix, &mut budget)?;
+        check_everywhere(a, b, &parts, &images, &radix, budget)?;
     }
     let mut span: SmallVec<[(usize, usize); 8]> = SmallVec::from_elem((0, 0), bs.len());
     for q in &parts {

@@ -152,6 +152,11 @@ impl Budget {
     pub(super) fn new(limit: i64) -> Budget {
         Budget { limit, spent: 0 }
     }
+
+    /// Evaluations charged so far.
+    pub(super) fn spent(&self) -> i64 {
+        self.spent
+    }
 }
 
 /// Charges `n` evaluations to the fallback budget; past it, the error reports
@@ -172,6 +177,23 @@ fn spend(budget: &mut Budget, n: i64) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compose_within_reports_and_bounds_its_evaluations() {
+        // Invariant: compose_within answers as compose given enough evaluations, reports what its value stages spent, and answers BudgetExceeded below that (the left inverse's symbolic check charges it) / Witness: (2,2):(-3,-3) ∘ 4:3 = (2,2):(-9,-6), decided by values.
+        use super::super::{compose_within, COMPOSE_FALLBACK_BUDGET};
+        use crate::layout::Layout;
+        let a: Layout = "(2,2):(-3,-3)".parse().expect("valid");
+        let b: Layout = "4:3".parse().expect("valid");
+        let (r, spent) = compose_within(&a, &b, COMPOSE_FALLBACK_BUDGET);
+        assert_eq!(r.expect("composes"), a.compose(&b).expect("composes"));
+        assert!(spent > 0, "{spent}");
+        assert_eq!(compose_within(&a, &b, spent).1, spent);
+        assert!(matches!(
+            compose_within(&a, &b, spent - 1).0,
+            Err(Error::BudgetExceeded { .. })
+        ));
+    }
 
     #[test]
     fn budget_refuses_past_its_limit() {

@@ -5,6 +5,7 @@
 use smallvec::SmallVec;
 
 use crate::algebra::complement::push_coalesced;
+use crate::algebra::compose_within;
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::num::Ints;
@@ -68,10 +69,20 @@ impl Target {
     /// coordinates: they agree everywhere iff they agree at each unit
     /// coordinate, i.e. at each leaf's index stride, and the first leaf where
     /// they differ names a failing point. O(cost of compose + leaves).
-    pub(super) fn verify(&self, r: &Layout) -> Verdict {
-        let Ok(q) = r.compose(&self.layout) else {
-            return Verdict::Unsettled;
-        };
+    ///
+    /// The composition's value stages spend at most `limit` evaluations;
+    /// returns them with the verdict (all of `limit` when it ran out, the
+    /// verdict then `Unsettled`), for the search to charge.
+    pub(super) fn verify(&self, r: &Layout, limit: i64) -> (Verdict, i64) {
+        match compose_within(r, &self.layout, limit) {
+            (Ok(q), spent) => (self.compare(&q), spent),
+            (Err(Error::BudgetExceeded { .. }), _) => (Verdict::Unsettled, limit),
+            (Err(_), spent) => (Verdict::Unsettled, spent),
+        }
+    }
+
+    /// The verdict on `Q = R ∘ L`: its strides against the index's.
+    fn compare(&self, q: &Layout) -> Verdict {
         let (qs, qd) = (q.shape_leaves(), q.stride_leaves());
         let mut unit = 1i64;
         for l in (0..qs.len()).rev() {
@@ -159,7 +170,7 @@ mod tests {
                 let x = l.eval(i).expect("in domain");
                 r.eval(x).expect("defined") != target.index_at(i)
             });
-            match target.verify(&r) {
+            match target.verify(&r, crate::algebra::COMPOSE_FALLBACK_BUDGET).0 {
                 Verdict::Holds => {
                     assert_eq!(truth, None, "{r} on {l}");
                     holds += 1;
