@@ -118,8 +118,9 @@ impl Layout {
     ///    every place value E has `Σ (s−1)·(d mod E) < E`, so that adding L's
     ///    leaves never carries and each digit of `L(c)` is linear in c; R's
     ///    strides then solve one small integer system. The qualifying place
-    ///    values form O(Σ √d) intervals; the maximal chains are tried.
-    ///    Microseconds; finds about half of what the search finds.
+    ///    values form O(Σ √d) intervals; the maximal chains are tried, then
+    ///    with one leaf halved (`s:d` as `(⌈s/2⌉, 2):(2d, d)`).
+    ///    Microseconds; finds more than half of what the search finds.
     /// 4. *Search*, for every other injective layout (negative strides too; R
     ///    is read on ℤ by floor digits): a first pass tries only the chains
     ///    whose place values divide one of L's own numbers (`|d|`, `s·|d|`,
