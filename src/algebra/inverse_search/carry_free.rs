@@ -228,10 +228,7 @@ fn pruned(
 
 /// Strides r with `Σ_k r_k·δ_k(d_j) = ι_j` for every leaf, if any.
 fn solve(leaves: &[(i64, i64, i64)], chain: &[i64]) -> Option<Vec<i128>> {
-    let mut sols = Solutions::default();
-    for _ in chain {
-        sols.add_unknown();
-    }
+    let mut sols = Solutions::unconstrained(chain.len());
     let mut digits = SmallVec::new();
     for &(_, d, index) in leaves {
         digits_of(d, chain, &mut digits);

@@ -22,6 +22,20 @@ pub(super) struct Solutions {
 }
 
 impl Solutions {
+    /// `n` unknowns, unconstrained (the kernel is the identity): one
+    /// allocation each for the particular solution and the kernel. O(n²).
+    pub(super) fn unconstrained(n: usize) -> Solutions {
+        let mut kernel = vec![0i128; n * n];
+        for k in 0..n {
+            kernel[k * n + k] = 1;
+        }
+        Solutions {
+            particular: vec![0; n],
+            kernel,
+            high: None,
+        }
+    }
+
     /// A new unknown, unconstrained. O(rows · unknowns).
     pub(super) fn add_unknown(&mut self) {
         let n = self.particular.len();
@@ -192,6 +206,14 @@ mod tests {
         let mut t = Solutions::default();
         t.add_unknown();
         assert!(!t.constrain(&[2], 3).expect("small"));
+        // Three unknowns at once are three added one by one.
+        let mut one_by_one = Solutions::default();
+        (0..3).for_each(|_| one_by_one.add_unknown());
+        let at_once = Solutions::unconstrained(3);
+        assert_eq!(
+            (&at_once.particular, &at_once.kernel),
+            (&one_by_one.particular, &one_by_one.kernel)
+        );
     }
 
     #[test]
