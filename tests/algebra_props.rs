@@ -1340,9 +1340,9 @@ proptest! {
 fn left_inverse_with_budget_decides_past_the_default() {
     // Invariant: a layout the default budget leaves undecided is decided exactly
     // given more units, and a zero budget still answers the closed forms / Witness:
-    // (892,356):(526,533), a random draw of the rank-2 census (seed 22), refused with
+    // (359,702):(890,593), a random draw of the rank-2 census (seed 21), refused with
     // 2^22 units; (4,4):(13,1), a divisible chain, with 0 units.
-    let l: Layout = "(892,356):(526,533)".parse().expect("valid");
+    let l: Layout = "(359,702):(890,593)".parse().expect("valid");
     assert!(matches!(
         l.left_inverse(),
         Err(Error::BudgetExceeded { .. })

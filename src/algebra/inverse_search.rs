@@ -27,7 +27,7 @@
 //!   constrain the strides below the top alone, whatever the chain above
 //!   (`blocks.rs`); in rank 2 such pairs are also found by their coordinate
 //!   difference, far beyond the scan (`vectors.rs`), once a node has read
-//!   64 points (again after 256, 1024, …).
+//!   2 points (again after 8, 32, …).
 //! - **Lattice.** The integer strides that satisfy the equations so far form
 //!   a coset `p + K·ℤᵈ`; each equation is one extended-gcd elimination.
 //! - **Symbolic check.** When a node's strides are determined and its scan
@@ -93,13 +93,23 @@ const FIRST_CHECK: usize = 32;
 /// (2 → 8: rank-2 census undecided 64 → 28 of 300; a found inverse costs more).
 const LOOKAHEAD_FACTOR: i64 = 8;
 
+/// The same in rank 2, where the vector cut also reaches pairs far beyond
+/// the scan: a shorter look ahead leaves more of the budget to the nodes
+/// (4,600 random rank-2 layouts: 31 → 24 undecided; rank 3 keeps 8, where 4
+/// costs 20% more wall time and decides nothing more).
+const LOOKAHEAD_FACTOR_RANK_TWO: i64 = 4;
+
 /// Points a node reads at most for Lemma 7.
 const MAX_LOOKAHEAD: usize = 4096;
 
 /// Points a node's scan reads before Lemma 7 by difference vectors
 /// (`vectors.rs`, rank 2) runs; it runs again after 4 times as many (the
-/// block equations read meanwhile pin more strides below the top).
-const VECTORS_AFTER: usize = 64;
+/// block equations read meanwhile pin more strides below the top). Most
+/// nodes of a wide search read fewer than 16 points before their scan
+/// fails, and the cut refutes most nodes it runs on: from 64 to 2, the
+/// random rank-2 layouts left undecided at the default budget went from 73
+/// to 36 of 4,600 (`docs/algebra.md` §7.1). At 0 it runs at every step.
+const VECTORS_AFTER: usize = 2;
 
 /// The search's outcome.
 pub(crate) enum Found {
@@ -463,6 +473,8 @@ impl Search {
         if let Some(b) = blocks.as_mut() {
             let factor = if self.hints.active() {
                 2
+            } else if self.rank_two.is_some() {
+                LOOKAHEAD_FACTOR_RANK_TWO
             } else {
                 LOOKAHEAD_FACTOR
             };
