@@ -137,7 +137,7 @@ impl Layout {
     ///    in the worst case, hence bounded by
     ///    [`LEFT_INVERSE_SEARCH_BUDGET`]
     ///    (the first pass by 2^16 units of its own on top). Not a decision
-    ///    procedure on every layout: about 1.5% of random rank-2 layouts with
+    ///    procedure on every layout: about 0.5% of random rank-2 layouts with
     ///    extents and strides in the hundreds still end `BudgetExceeded`
     ///    ([`Layout::left_inverse_with_budget`] decides them with more units).
     ///

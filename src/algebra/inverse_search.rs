@@ -71,7 +71,7 @@ use verify::{build, Target, Verdict};
 
 /// Most work units (image points read, chain nodes, trial divisions,
 /// equations weighted by their unknowns, symbolic checks) the exact search of
-/// [`Layout::left_inverse`] spends; under 20 ms in a release build
+/// [`Layout::left_inverse`] spends; about 20 ms in a release build
 /// (Intel Xeon model 167, the family census of `docs/algebra.md` §7.1).
 /// Beyond it the answer is [`Error::BudgetExceeded`] (undecided). The first
 /// pass over chains of L's own numbers runs before it on 2^16 units of its
