@@ -49,6 +49,7 @@
 //! [`Error::BudgetExceeded`] (undecided), never a guess.
 
 mod blocks;
+mod borrow;
 mod carry_free;
 mod hints;
 mod lattice;
@@ -190,6 +191,11 @@ fn search_with(
     // A carry-free R whose strides leave i64 is not the only candidate: the
     // search decides then.
     if let Some((chain, strides)) = carry_free::carry_free(&leaves) {
+        if let Ok(r) = build(&chain, &strides, max, false) {
+            return Ok(Found::Inverse(r));
+        }
+    }
+    if let Some((chain, strides)) = borrow::with_borrows(&leaves) {
         if let Ok(r) = build(&chain, &strides, max, false) {
             return Ok(Found::Inverse(r));
         }
