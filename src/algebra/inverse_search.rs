@@ -1,5 +1,5 @@
 //! The exact left-inverse search behind [`Layout::left_inverse`], for
-//! injective layouts outside its two closed-form families.
+//! injective layouts outside its closed forms.
 //!
 //! A layout R, read fastest leaf first, is a divisor chain of place values
 //! `1 = E₀ | E₁ | … | E_m` and one stride per digit:
@@ -195,6 +195,7 @@ fn search_with(
             return Ok(Found::Inverse(r));
         }
     }
+    // Then one borrow per place value, cancelled (`borrow.rs`).
     if let Some((chain, strides)) = borrow::with_borrows(&leaves) {
         if let Ok(r) = build(&chain, &strides, max, false) {
             return Ok(Found::Inverse(r));
