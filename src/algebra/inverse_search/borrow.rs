@@ -31,10 +31,11 @@
 //! (`Σ_{j∉P} (s_j−1)·ρ_j < E` and `Σ_{j∈P} (s_j−1)·ρ_j ≥ −E`) are one lower
 //! and one upper bound on E; each place value keeps the balanced pattern
 //! (the residues nearest 0) when it qualifies, else one with the fewest
-//! borrowing leaves. Only place
-//! values up to `max d_j` are listed (above it every leaf of a qualifying
-//! pattern would borrow). Rank at most [`MAX_RANK`]; the bounds of the
-//! carry-free stage apply (blocks, levels, chains, prefixes).
+//! borrowing leaves. Only place values up to `max d_j` are listed (above it
+//! every quotient is 0; those chains are left to the search, to keep the
+//! list short). Rank at most [`MAX_RANK`]; the carry-free stage's bounds on
+//! quotient blocks and place values apply, and this stage tries at most
+//! [`MAX_CHAINS`] chains ([`MAX_VISITS`] prefixes).
 
 use smallvec::SmallVec;
 
