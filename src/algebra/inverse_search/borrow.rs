@@ -235,10 +235,15 @@ fn levels(leaves: &[(i64, i64, i64)]) -> Option<Vec<Level>> {
             .zip(&q)
             .map(|(&(_, d, _), &qj)| (2 * d.unsigned_abs() - 1) / (2 * qj + 1) + 1)
             .collect();
+        // Within the block `d mod v = d − v·q`: no division.
         let balanced = |v: u64| -> u8 {
-            leaves.iter().enumerate().fold(0u8, |p, (j, &(_, d, _))| {
-                p | (u8::from(2 * (d.unsigned_abs() % v) > v) << j)
-            })
+            leaves
+                .iter()
+                .zip(&q)
+                .enumerate()
+                .fold(0u8, |p, (j, (&(_, d, _), &qj))| {
+                    p | (u8::from(2 * (d.unsigned_abs() - v * qj) > v) << j)
+                })
         };
         let mut v = e;
         while v <= hi {
