@@ -281,12 +281,23 @@ fn solve(leaves: &[(i64, i64, i64)], chain: &[i64]) -> Option<Vec<i128>> {
     Some(sols.particular)
 }
 
+/// A chain of place values and its digit strides, as the chain stages return them.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(super) type ChainStrides = (Vec<i64>, Vec<i128>);
 
-    /// `R(x)` for chain and strides.
-    fn eval(chain: &[i64], strides: &[i128], x: i64) -> i128 {
+/// A chain stage: leaves `(extent, stride, index stride)` to a chain, if any.
+#[cfg(test)]
+pub(super) type ChainStage = fn(&[(i64, i64, i64)]) -> Option<ChainStrides>;
+
+/// Test support for the chain stages (this one and `borrow.rs`): runs
+/// `stage` on every rank-2 layout with extents 2..=6 and strides 1..=30,
+/// on `extra` rank-2 layouts `[s0, s1, d0, d1]` and on 20,000 rank-3 layouts
+/// with extents 2..=4 (row-major index strides), checks every chain it
+/// returns at every coordinate (`R(L(c)) = index(c)`), and returns how many
+/// it answered in rank 2 and in rank 3.
+#[cfg(test)]
+pub(super) fn check_families(stage: ChainStage, extra: &[[i64; 4]]) -> (usize, usize) {
+    let eval = |chain: &[i64], strides: &[i128], x: i64| -> i128 {
         let mut digits = SmallVec::new();
         digits_of(x, chain, &mut digits);
         digits
@@ -294,7 +305,62 @@ mod tests {
             .zip(strides)
             .map(|(&g, &r)| i128::from(g) * r)
             .sum()
+    };
+    let mut cases: Vec<[i64; 4]> = Vec::new();
+    for s0 in 2..=6 {
+        for s1 in 2..=6 {
+            for d0 in 1..=30 {
+                for d1 in 1..=30 {
+                    cases.push([s0, s1, d0, d1]);
+                }
+            }
+        }
     }
+    cases.extend_from_slice(extra);
+    let mut found = (0, 0);
+    for [s0, s1, d0, d1] in cases {
+        let leaves = [(s0, d0, s1), (s1, d1, 1)];
+        let Some((chain, strides)) = stage(&leaves) else {
+            continue;
+        };
+        found.0 += 1;
+        for (a, b) in (0..s0).flat_map(|a| (0..s1).map(move |b| (a, b))) {
+            let x = a * d0 + b * d1;
+            assert_eq!(
+                eval(&chain, &strides, x),
+                i128::from(a * s1 + b),
+                "({s0},{s1}):({d0},{d1}) chain {chain:?} strides {strides:?} at ({a},{b})"
+            );
+        }
+    }
+    for n in 0..20_000i64 {
+        let s = [2 + n % 3, 2 + n / 3 % 3, 2 + n / 9 % 3];
+        let d = [1 + n * 7 % 24, 1 + n * 11 % 23, 1 + n * 5 % 19];
+        let leaves = [
+            (s[0], d[0], s[1] * s[2]),
+            (s[1], d[1], s[2]),
+            (s[2], d[2], 1),
+        ];
+        let Some((chain, strides)) = stage(&leaves) else {
+            continue;
+        };
+        found.1 += 1;
+        for c in 0..s[0] * s[1] * s[2] {
+            let (a, b, e) = (c / (s[1] * s[2]), c / s[2] % s[1], c % s[2]);
+            let x = a * d[0] + b * d[1] + e * d[2];
+            assert_eq!(
+                eval(&chain, &strides, x),
+                i128::from(c),
+                "{leaves:?} {chain:?}"
+            );
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn covers_are_the_multiples_with_nothing_between() {
@@ -359,64 +425,10 @@ mod tests {
 
     #[test]
     fn found_chains_invert_at_every_coordinate() {
-        // Invariant: a chain the carry-free pass returns (on L's leaves, or with one leaf halved) satisfies R(L(c)) = index(c) at every coordinate of L / Witness: every rank-2 layout with extents 2..=6 and strides 1..=30, 20,000 rank-3 layouts with extents 2..=4 (more than a thousand found of each rank), the sheared (796,130):(594,596) whose inverse is 130·⌊x/594⌋ − 129·(⌊x/2⌋ mod 297), and (67,613):(2,249), found only with 613 halved.
-        let mut found = 0;
-        let mut cases: Vec<[i64; 4]> = Vec::new();
-        for s0 in 2..=6 {
-            for s1 in 2..=6 {
-                for d0 in 1..=30 {
-                    for d1 in 1..=30 {
-                        cases.push([s0, s1, d0, d1]);
-                    }
-                }
-            }
-        }
-        cases.push([796, 130, 594, 596]);
-        cases.push([67, 613, 2, 249]); // carry-free only once 613 is halved
-        for [s0, s1, d0, d1] in cases {
-            let leaves = [(s0, d0, s1), (s1, d1, 1)];
-            let Some((chain, strides)) = carry_free(&leaves) else {
-                continue;
-            };
-            found += 1;
-            for a in 0..s0 {
-                for b in 0..s1 {
-                    let x = a * d0 + b * d1;
-                    assert_eq!(
-                        eval(&chain, &strides, x),
-                        i128::from(a * s1 + b),
-                        "({s0},{s1}):({d0},{d1}) chain {chain:?} strides {strides:?} at ({a},{b})"
-                    );
-                }
-            }
-        }
-        assert!(found > 1000, "{found}");
-        // Rank 3 (row-major index strides s1·s2, s2, 1): a sample of
-        // extents 2..=4 and strides 1..=24.
-        let mut found3 = 0;
-        for n in 0..20_000i64 {
-            let s = [2 + n % 3, 2 + n / 3 % 3, 2 + n / 9 % 3];
-            let d = [1 + n * 7 % 24, 1 + n * 11 % 23, 1 + n * 5 % 19];
-            let leaves = [
-                (s[0], d[0], s[1] * s[2]),
-                (s[1], d[1], s[2]),
-                (s[2], d[2], 1),
-            ];
-            let Some((chain, strides)) = carry_free(&leaves) else {
-                continue;
-            };
-            found3 += 1;
-            for c in 0..s[0] * s[1] * s[2] {
-                let (a, b, e) = (c / (s[1] * s[2]), c / s[2] % s[1], c % s[2]);
-                let x = a * d[0] + b * d[1] + e * d[2];
-                assert_eq!(
-                    eval(&chain, &strides, x),
-                    i128::from(c),
-                    "{leaves:?} {chain:?}"
-                );
-            }
-        }
-        assert!(found3 > 1000, "{found3}");
+        // Invariant: a chain the carry-free pass returns (on L's leaves, or with one leaf halved) satisfies R(L(c)) = index(c) at every coordinate of L / Witness: check_families (every rank-2 layout with extents 2..=6 and strides 1..=30, 20,000 rank-3 layouts with extents 2..=4; more than a thousand found of each rank), the sheared (796,130):(594,596) whose inverse is 130·⌊x/594⌋ − 129·(⌊x/2⌋ mod 297), and (67,613):(2,249), found only with 613 halved.
+        let extra = [[796, 130, 594, 596], [67, 613, 2, 249]];
+        let (found, found3) = check_families(carry_free, &extra);
+        assert!(found > 1000 && found3 > 1000, "{found} {found3}");
         assert!(carry_free(&[(796, 594, 130), (130, 596, 1)]).is_some());
         let odd = [(67, 2, 613), (613, 249, 1)];
         assert!(on_leaves(&odd, &mut Count::default()).is_none() && carry_free(&odd).is_some());
