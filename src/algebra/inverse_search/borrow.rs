@@ -39,7 +39,7 @@
 
 use smallvec::SmallVec;
 
-use super::carry_free::{covers_of, MAX_BLOCKS, MAX_LEVELS};
+use super::carry_free::{covers_of, pruned, MAX_BLOCKS, MAX_LEVELS};
 use super::lattice::Solutions;
 
 /// Most leaves this stage takes (2^rank patterns per block of quotients).
@@ -79,7 +79,9 @@ pub(super) fn with_borrows(leaves: &[(i64, i64, i64)]) -> Option<(Vec<i64>, Vec<
     let values: Vec<i64> = nodes.iter().map(|l| l.0).collect();
     let mut count = (0usize, 0usize); // chains tried, prefixes visited
     let found = first(leaves, &nodes, &values, &mut vec![0], &mut count)?;
-    let (chain, u) = pruned(leaves, found);
+    // Each level qualifies on its own, so a sub-chain is again a chain with
+    // borrows.
+    let (chain, u) = pruned(found.0, found.1, |c| solve(leaves, c));
     let place: Vec<i64> = chain.iter().map(|l| l.0).collect();
     Some((place.clone(), digit_strides(&place, &u)?))
 }
@@ -112,23 +114,6 @@ fn first(
         chain.pop();
     }
     None
-}
-
-/// The chain with every level dropped, from the top down, whose removal
-/// leaves the system solvable (each level qualifies on its own, so a
-/// sub-chain is again a chain with borrows). O(levels) systems.
-fn pruned(
-    leaves: &[(i64, i64, i64)],
-    (mut chain, mut u): (Vec<Level>, Vec<i128>),
-) -> (Vec<Level>, Vec<i128>) {
-    for k in (1..chain.len()).rev() {
-        let level = chain.remove(k);
-        match solve(leaves, &chain) {
-            Some(fewer) => u = fewer,
-            None => chain.insert(k, level),
-        }
-    }
-    (chain, u)
 }
 
 /// The coefficients `u` of `Σ_k u_k·⌊x/E_k⌋` with `Σ_k u_k·q̃_j(E_k) = ι_j`
@@ -312,7 +297,7 @@ fn bounds(leaves: &[(i64, i64, i64)], q: &[u64], p: u8) -> (u128, u128) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::carry_free::check_families;
+    use super::super::carry_free::{check_families, level_cases};
     use super::*;
 
     /// Whether pattern p qualifies at E, by the definition.
@@ -332,19 +317,7 @@ mod tests {
     #[test]
     fn levels_are_exactly_the_qualifying_ones() {
         // Invariant: levels() lists exactly the E in 2..=max d with a qualifying pattern, each with the balanced pattern (leaf j borrows iff 2·(d_j mod E) > E) when it qualifies, else a qualifying one of fewest borrowing leaves / Witness: brute force over every rank-2 layout with extents 2..=5 and strides 1..=40, and a family of rank 3.
-        let mut cases: Vec<Vec<(i64, i64, i64)>> = Vec::new();
-        for s0 in 2..=5 {
-            for s1 in 2..=5 {
-                for d0 in 1..=40 {
-                    for d1 in 1..=40 {
-                        cases.push(vec![(s0, d0, s1), (s1, d1, 1)]);
-                    }
-                }
-            }
-        }
-        for d in 1..=30 {
-            cases.push(vec![(3, 7 * d, 12), (2, 5 * d + 1, 6), (6, d, 1)]);
-        }
+        let cases = level_cases(5);
         let mut borrowing = 0;
         for leaves in cases {
             let top = leaves.iter().map(|l| l.1).max().expect("leaves");

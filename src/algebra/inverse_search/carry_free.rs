@@ -199,7 +199,7 @@ impl Walk<'_> {
             count.chains += 1;
             let values: Vec<i64> = chain.iter().map(|&k| self.nodes[k]).collect();
             let strides = solve(self.leaves, &values)?;
-            return Some(pruned(self.leaves, values, strides));
+            return Some(pruned(values, strides, |c| solve(self.leaves, c)));
         }
         for next in covers {
             chain.push(next);
@@ -250,17 +250,18 @@ fn levels(leaves: &[(i64, i64, i64)]) -> Option<Vec<i64>> {
     None
 }
 
-/// The chain with every level dropped, from the top down, whose removal
-/// leaves the system solvable (a sub-chain of a carry-free chain is carry
-/// free): the answer prints with fewer leaves. O(levels) systems.
-fn pruned(
-    leaves: &[(i64, i64, i64)],
-    mut chain: Vec<i64>,
+/// The chain with every level but the first dropped, from the top down,
+/// whose removal leaves `solve` solvable (a sub-chain of a carry-free chain,
+/// or of a chain with borrows, is again one): the answer prints with fewer
+/// leaves. O(levels) systems.
+pub(super) fn pruned<T: Copy>(
+    mut chain: Vec<T>,
     mut strides: Vec<i128>,
-) -> (Vec<i64>, Vec<i128>) {
+    solve: impl Fn(&[T]) -> Option<Vec<i128>>,
+) -> (Vec<T>, Vec<i128>) {
     for k in (1..chain.len()).rev() {
         let level = chain.remove(k);
-        match solve(leaves, &chain) {
+        match solve(&chain) {
             Some(fewer) => strides = fewer,
             None => chain.insert(k, level),
         }
@@ -279,6 +280,26 @@ fn solve(leaves: &[(i64, i64, i64)], chain: &[i64]) -> Option<Vec<i128>> {
         }
     }
     Some(sols.particular)
+}
+
+/// Test support for the level listings: every rank-2 layout with extents
+/// `2..=max_extent` and strides 1..=40, and a family of rank 3, as leaves.
+#[cfg(test)]
+pub(super) fn level_cases(max_extent: i64) -> Vec<Vec<(i64, i64, i64)>> {
+    let mut cases: Vec<Vec<(i64, i64, i64)>> = Vec::new();
+    for s0 in 2..=max_extent {
+        for s1 in 2..=max_extent {
+            for d0 in 1..=40 {
+                for d1 in 1..=40 {
+                    cases.push(vec![(s0, d0, s1), (s1, d1, 1)]);
+                }
+            }
+        }
+    }
+    for d in 1..=30 {
+        cases.push(vec![(3, 7 * d, 12), (2, 5 * d + 1, 6), (6, d, 1)]);
+    }
+    cases
 }
 
 /// A chain of place values and its digit strides, as the chain stages return them.
@@ -395,19 +416,7 @@ mod tests {
     #[test]
     fn levels_are_exactly_the_carry_free_ones() {
         // Invariant: levels() lists exactly the E in 2..=M with Σ (s−1)·(d mod E) < E / Witness: brute force over every rank-2 layout with extents 2..=6 and strides 1..=40, and some of rank 3.
-        let mut cases: Vec<Vec<(i64, i64, i64)>> = Vec::new();
-        for s0 in 2..=6 {
-            for s1 in 2..=6 {
-                for d0 in 1..=40 {
-                    for d1 in 1..=40 {
-                        cases.push(vec![(s0, d0, s1), (s1, d1, 1)]);
-                    }
-                }
-            }
-        }
-        for d in 1..=30 {
-            cases.push(vec![(3, 7 * d, 12), (2, 5 * d + 1, 6), (6, d, 1)]);
-        }
+        let cases = level_cases(6);
         for leaves in cases {
             let max: i64 = leaves.iter().map(|&(s, d, _)| (s - 1) * d).sum();
             let want: Vec<i64> = (2..=max)
