@@ -72,7 +72,7 @@ fn closed_form_carry_free(b: Bencher, text: &str) {
     b.bench(|| black_box(&l).left_inverse().unwrap());
 }
 
-/// Chains with borrows (closed form 3′): residues `d mod E − E` whose
+/// Chains with borrows (closed form 4): residues `d mod E − E` whose
 /// borrows cancel. `(1011,189):(410,409)` is `410·(a + b) − b` (the search
 /// needed 2^22 units, 30 ms); `(737,44):(804,798)` needed 2^24 (63 ms).
 #[divan::bench(args = ["(1011,189):(410,409)", "(737,44):(804,798)"])]

@@ -1,6 +1,6 @@
 //! Chains with borrows: the carry-free closed form (`carry_free.rs`) with
 //! one borrow allowed per place value, when the borrows cancel
-//! (`docs/algebra.md` §7, closed form 3′).
+//! (`docs/algebra.md` §7, closed form 4).
 //!
 //! Write each stride against a place value E with a *signed* residue,
 //! `d_j = E·q̃_j + ρ_j`, where `ρ_j = d_j mod E` or `d_j mod E − E` (a
