@@ -83,7 +83,8 @@ pub(super) fn with_borrows(leaves: &[(i64, i64, i64)]) -> Option<(Vec<i64>, Vec<
     // borrows.
     let (chain, u) = pruned(found.0, found.1, |c| solve(leaves, c));
     let place: Vec<i64> = chain.iter().map(|l| l.0).collect();
-    Some((place.clone(), digit_strides(&place, &u)?))
+    let strides = digit_strides(&place, &u)?;
+    Some((place, strides))
 }
 
 /// The first maximal chain extending `chain` (indices into `nodes`) whose

@@ -58,10 +58,10 @@ pub(super) const MAX_LEVELS: usize = 512;
 /// Most maximal chains tried, over all attempts: 64 found 3 more of the
 /// random families' 222 inverses, but tripled what `(8,8):(100,3)` (found
 /// by the search) pays for the attempts.
-pub(super) const MAX_CHAINS: usize = 16;
+const MAX_CHAINS: usize = 16;
 
 /// Most chain prefixes visited, over all attempts.
-pub(super) const MAX_VISITS: usize = 128;
+const MAX_VISITS: usize = 128;
 
 /// A chain of qualifying levels and integer strides with `R(L(c)) = index(c)`
 /// at every coordinate, for leaves `(extent, stride, index stride)` with
