@@ -184,9 +184,9 @@ fn digit_strides(place: &[i64], u: &[i128]) -> Option<Vec<i128>> {
 /// The place values `2 ≤ E ≤ max d_j` with some qualifying pattern,
 /// increasing, each with the balanced pattern (leaf j borrows iff
 /// `2·(d_j mod E) > E`) when it qualifies, else one of fewest borrowing
-/// leaves (balanced first: with 16 chains, 16 of the 73 inverses of
-/// [`MAX_CHAINS`] against 15);
-/// `None` past the bounds.
+/// leaves; `None` past the bounds. (Balanced first answers, with 16
+/// chains, 16 of the 73 inverses counted at [`MAX_CHAINS`]; fewest borrows
+/// first, 15.)
 fn levels(leaves: &[(i64, i64, i64)]) -> Option<Vec<Level>> {
     let top = leaves.iter().map(|l| l.1.unsigned_abs()).max()?;
     let rank = leaves.len();
