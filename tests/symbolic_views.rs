@@ -365,6 +365,49 @@ fn padded_boxes_survive_merges_and_splits() {
     assert_eq!(s.views().len(), 1, "{}", s.show(&c.syms));
 }
 
+/// A pad of a merged dimension pushes a box view; a shrink that undoes it
+/// folds the box back into the view below (module `fold`), also when the
+/// same ops pad and shrink one-leaf dimensions. Ops between them that are
+/// not pads or shrinks end the folding.
+#[test]
+fn a_shrink_that_undoes_a_pad_folds_the_box() {
+    let syms = [("N", 2, 5, 1), ("M", 1, 3, 1), ("j", 0, 2, 1)];
+    let merged = [
+        r#"["reshape",["M",3,"N+1",1]]"#,
+        r#"["pad",[[0,1],[0,0],[0,"j"],["j","j"]]]"#,
+        r#"["reshape",["M+1",3,"2*N*j+2*j*j+N+3*j+1"]]"#,
+    ];
+    let round_trip = [
+        r#"["pad",[[1,0],[0,1],[0,1]]]"#,
+        r#"["shrink",[[0,"M+1"],[0,1],[0,"2*N*j+2*j*j+N+3*j+1"]]]"#,
+    ];
+    let c = Chain::parse(
+        &syms,
+        &["M", "3", "N+1"],
+        &[&merged[..], &round_trip].concat(),
+    );
+    let s = check(&c, 4).unwrap();
+    assert_eq!(
+        s.show(&c.syms).to_string(),
+        "(M+1,1,(N+j+1,2*j+1)):(3*N+3,N+1,(1,0))-3*N-3 if 1<=x0<M+1 && 0<=x2<N+1 && j<=x3<j+1"
+    );
+    // Halfway, the box is still there: the merged dimension is padded.
+    let half = Chain::parse(
+        &syms,
+        &["M", "3", "N+1"],
+        &[&merged[..], &round_trip[..1]].concat(),
+    );
+    assert_eq!(check(&half, 4).unwrap().views().len(), 2);
+    // A flip between the pad and the shrink: the box is no longer tracked.
+    let flipped = [
+        round_trip[0],
+        r#"["flip",[true,false,false]]"#,
+        round_trip[1],
+    ];
+    let c = Chain::parse(&syms, &["M", "3", "N+1"], &[&merged[..], &flipped].concat());
+    assert_eq!(check(&c, 4).unwrap().views().len(), 2);
+}
+
 // ---------------------------------------------------------------------------
 // Refusals.
 

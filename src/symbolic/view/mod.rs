@@ -48,6 +48,7 @@
 //! # Ok::<(), hlayout::Error>(())
 //! ```
 
+mod fold;
 mod movement;
 mod ops;
 mod reshape;
@@ -470,9 +471,31 @@ fn signed(f: &mut fmt::Formatter<'_>, syms: &Symbols, p: &Poly) -> fmt::Result {
 /// assert_eq!(ok.show(&s).to_string(), "4*x:1");
 /// # Ok::<(), hlayout::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Two stacks are equal when their views are (the box bookkeeping below
+/// is not compared).
+#[derive(Clone, Debug)]
 pub struct SymViewStack {
     views: Vec<SymView>,
+    /// While the top view is a box over the view below (pushed for a pad or
+    /// shrink of a dimension with several leaves, edited since only by pads
+    /// and shrinks): each dimension's shift into the view below. Module
+    /// `fold`.
+    box_shifts: Option<Polys>,
+}
+
+impl PartialEq for SymViewStack {
+    fn eq(&self, other: &SymViewStack) -> bool {
+        self.views == other.views
+    }
+}
+
+impl Eq for SymViewStack {}
+
+impl std::hash::Hash for SymViewStack {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.views.hash(state);
+    }
 }
 
 impl SymViewStack {
@@ -497,7 +520,10 @@ impl SymViewStack {
         let v = SymView::contiguous(shape)?;
         needs.require(Fact::at_most(&v.size()?, i64::MAX))?;
         needs.finish("a valid shape (extents >= 1, size within i64)")?;
-        Ok(SymViewStack { views: vec![v] })
+        Ok(SymViewStack {
+            views: vec![v],
+            box_shifts: None,
+        })
     }
 
     /// The stack of a concrete [`ViewStack`] (every polynomial a constant).
@@ -523,7 +549,10 @@ impl SymViewStack {
                 views.push(top);
             }
         }
-        Ok(SymViewStack { views })
+        Ok(SymViewStack {
+            views,
+            box_shifts: None,
+        })
     }
 
     /// The views, bottom (reading the buffer) first.

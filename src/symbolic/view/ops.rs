@@ -57,6 +57,7 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn permute(mut self, perm: &[usize], _syms: &Symbols) -> Result<SymViewStack> {
+        self.box_shifts = None;
         let v = self.top_mut();
         check_rank("permute", perm.len(), v.rank())?;
         if is_identity_permutation(perm)? {
@@ -92,6 +93,7 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn expand(mut self, shape: &[Poly], syms: &Symbols) -> Result<SymViewStack> {
+        self.box_shifts = None;
         let v = self.top_mut();
         check_rank("expand", shape.len(), v.rank())?;
         let old = v.shape()?;
@@ -187,6 +189,7 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn flip(mut self, flags: &[bool], _syms: &Symbols) -> Result<SymViewStack> {
+        self.box_shifts = None;
         let v = self.top_mut();
         if flags.len() < v.rank() {
             return Err(bad(
@@ -279,12 +282,14 @@ impl SymViewStack {
             return Ok(self);
         }
         self.ensure_single_leaves(&change)?;
-        let v = self.top_mut();
         for (d, (b, e)) in arg.iter().enumerate().filter(|&(d, _)| change[d]) {
+            let v = self.top_mut();
             let k = v.dim_leaves(d).start;
             v.shift_leaf(k, b, e.sub(b)?)?;
+            self.shift_box(d, b);
         }
-        v.drop_true_constraints(syms)?;
+        self.top_mut().drop_true_constraints(syms)?;
+        self.fold_box(syms);
         Ok(self)
     }
 
@@ -345,11 +350,12 @@ impl SymViewStack {
             return Ok(self);
         }
         self.ensure_single_leaves(&change)?;
-        let v = self.top_mut();
         for (d, (b, a)) in arg.iter().enumerate().filter(|&(d, _)| change[d]) {
+            let nb = b.neg()?;
+            self.shift_box(d, &nb);
+            let v = self.top_mut();
             let k = v.dim_leaves(d).start;
             let e = v.ext[k].clone();
-            let nb = b.neg()?;
             v.shift_leaf(k, &nb, e.add(b)?.add(a)?)?;
             let mut coeffs: SmallVec<[i64; 8]> = SmallVec::from_elem(0, v.ext.len());
             coeffs[k] = 1;
@@ -359,7 +365,8 @@ impl SymViewStack {
                 hi: b.add(&e)?,
             });
         }
-        v.drop_true_constraints(syms)?;
+        self.top_mut().drop_true_constraints(syms)?;
+        self.fold_box(syms);
         Ok(self)
     }
 
@@ -369,6 +376,7 @@ impl SymViewStack {
         let v = self.top();
         if (0..v.rank()).any(|d| change[d] && v.dim_len[d] != 1) {
             self.push_contiguous()?;
+            self.start_box();
         }
         Ok(())
     }
@@ -432,7 +440,7 @@ impl SymView {
     }
 
     /// Leaf `k` reads from `begin` on (`x ↦ x + begin`), with extent `e`.
-    fn shift_leaf(&mut self, k: usize, begin: &Poly, e: Poly) -> Result<()> {
+    pub(super) fn shift_leaf(&mut self, k: usize, begin: &Poly, e: Poly) -> Result<()> {
         if !begin.is_zero() {
             self.offset = self.offset.add(&begin.mul(&self.stride[k])?)?;
             for c in &mut self.cons {
@@ -449,7 +457,10 @@ impl SymView {
     }
 
     /// Drops each constraint proved to hold at every element (its least
-    /// value `>= lo` and its greatest `< hi`). O(constraints · leaves · t).
+    /// value `>= lo` and its greatest `< hi`), and merges two constraints on
+    /// the same sum (the same coefficients) into their intersection when
+    /// the prover orders both their lower and their upper bounds.
+    /// O(constraints² · t + constraints · leaves · t).
     pub(crate) fn drop_true_constraints(&mut self, syms: &Symbols) -> Result<()> {
         let mut kept: SmallVec<[SymConstraint; 2]> = SmallVec::new();
         for c in std::mem::take(&mut self.cons) {
@@ -464,11 +475,37 @@ impl SymView {
             }
             let always = syms.prove(&Fact::le(&c.lo, &min)?) == Truth::Proved
                 && syms.prove(&Fact::lt(&max, &c.hi)?) == Truth::Proved;
-            if !always {
+            if !always && !intersect(&mut kept, &c, syms)? {
                 kept.push(c);
             }
         }
         self.cons = kept;
         Ok(())
     }
+}
+
+/// Merges `c` into a constraint of `kept` on the same sum when the prover
+/// orders both pairs of bounds (the intersection keeps the greater `lo` and
+/// the lesser `hi`); `true` when merged.
+fn intersect(kept: &mut [SymConstraint], c: &SymConstraint, syms: &Symbols) -> Result<bool> {
+    let order = |a: &Poly, b: &Poly| -> Result<Option<bool>> {
+        // Some(true): a <= b at every binding; Some(false): a >= b.
+        if a == b || syms.prove(&Fact::le(a, b)?) == Truth::Proved {
+            return Ok(Some(true));
+        }
+        Ok((syms.prove(&Fact::ge(a, b)?) == Truth::Proved).then_some(false))
+    };
+    for k in kept.iter_mut().filter(|k| k.coeffs == c.coeffs) {
+        let (Some(lo), Some(hi)) = (order(&k.lo, &c.lo)?, order(&k.hi, &c.hi)?) else {
+            continue;
+        };
+        if lo {
+            k.lo = c.lo.clone();
+        }
+        if !hi {
+            k.hi = c.hi.clone();
+        }
+        return Ok(true);
+    }
+    Ok(false)
 }

@@ -61,6 +61,7 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn reshape(mut self, shape: &[Poly], syms: &Symbols) -> Result<SymViewStack> {
+        self.box_shifts = None;
         let old = self.top().shape()?;
         let mut needs = Needs::new(syms, "reshape");
         require_extents(&mut needs, shape)?;
