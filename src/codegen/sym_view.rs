@@ -112,7 +112,7 @@ pub fn sym_stack(stack: &SymViewStack, syms: &Symbols, input: Input) -> Result<S
         .map(|v| needed_bounds(v, syms))
         .collect::<Result<Option<Vec<_>>>>()?;
     let (index, valid) = match needed {
-        Some(needed) => lower_stack(&mut b, views, &needed, &extents, input)?,
+        Some(needed) => lower_stack(&mut b, stack, &needed, &extents, input)?,
         None => {
             // Rule V2: never valid, so never read.
             let zero = b.push(Node::Const(0), Poly::zero(), Poly::zero())?;
@@ -141,32 +141,87 @@ fn polys(v: &SymView) -> impl Iterator<Item = &Poly> {
         .chain(bounds)
 }
 
+/// Where the lowering of a view starts: its dimensions' coordinates, or
+/// one row-major index over all its leaves.
+enum At {
+    Dims(Vec<DimAt>),
+    Flat(NodeId),
+}
+
+/// The coordinate of one dimension of a view being lowered: its digits are
+/// read from `x + add + lift·P` (`P` the divisor of its first digit, the
+/// product of the inner leaves' extents), and the first digit is then
+/// `lift` too large. `in_box` when `x + add` is proved in `[0, extent)`;
+/// otherwise it is there wherever the view above is valid, and the view's
+/// index gets no interval from its box.
+struct DimAt {
+    x: NodeId,
+    add: Poly,
+    lift: Poly,
+    in_box: bool,
+}
+
+impl DimAt {
+    /// A coordinate node in range.
+    fn node(x: NodeId) -> DimAt {
+        DimAt {
+            x,
+            add: Poly::zero(),
+            lift: Poly::zero(),
+            in_box: true,
+        }
+    }
+}
+
 /// The top view at the kernel's inputs, each view below at the clamped
-/// index of the view above: the index and the validity.
+/// index of the view above, or dimension by dimension below a box: the
+/// index and the validity.
 fn lower_stack(
     b: &mut Build,
-    views: &[SymView],
+    stack: &SymViewStack,
     needed: &[Vec<Need>],
     extents: &[Poly],
     input: Input,
 ) -> Result<(NodeId, NodeId)> {
-    let top = views.len() - 1;
+    let views = stack.views();
     let mut xs = Vec::with_capacity(extents.len());
     for (k, e) in extents.iter().enumerate() {
         xs.push(b.push(Node::Var(k), Poly::zero(), e.sub(&Poly::constant(1))?)?);
     }
-    let v = &views[top];
-    let dims: Vec<(Range<usize>, NodeId)> = match input {
-        Input::Coords => (0..v.rank()).map(|d| v.dim_leaves(d)).zip(xs).collect(),
-        Input::Linear => vec![(0..v.leaf_extents().len(), xs[0])],
+    let mut at = match input {
+        Input::Coords => At::Dims(xs.into_iter().map(DimAt::node).collect()),
+        Input::Linear => At::Flat(xs[0]),
     };
-    let (mut index, mut cmps) = lower_view(b, v, &dims, &needed[top])?;
-    for (v, need) in views[..top].iter().zip(needed).rev() {
-        let x = clamp(b, index, &v.size()?)?;
-        let (i, c) = lower_view(b, v, &[(0..v.leaf_extents().len(), x)], need)?;
-        index = i;
+    let mut cmps = Vec::new();
+    let mut i = views.len() - 1;
+    let index = loop {
+        let v = &views[i];
+        if let (true, Some(shifts)) = (i > 0, stack.box_shifts(i)) {
+            let xs = match at {
+                At::Dims(dims) => dims
+                    .into_iter()
+                    .enumerate()
+                    .map(|(d, at)| materialized(b, at, &v.dim_extent(d)?))
+                    .collect::<Result<Vec<_>>>()?,
+                At::Flat(x) => dims_of(b, v, x)?,
+            };
+            let below = &views[i - 1];
+            at = At::Dims(lower_box(b, v, below, shifts, &xs, &needed[i], &mut cmps)?);
+            i -= 1;
+            continue;
+        }
+        let dims: Vec<(Range<usize>, DimAt)> = match at {
+            At::Dims(dims) => (0..v.rank()).map(|d| v.dim_leaves(d)).zip(dims).collect(),
+            At::Flat(x) => vec![(0..v.leaf_extents().len(), DimAt::node(x))],
+        };
+        let (index, c) = lower_view(b, v, &dims, &needed[i])?;
         cmps.extend(c);
-    }
+        if i == 0 {
+            break index;
+        }
+        i -= 1;
+        at = At::Flat(clamp(b, index, &views[i].size()?)?);
+    };
     let mut valid: Option<NodeId> = None;
     for c in cmps {
         valid = Some(match valid {
@@ -179,6 +234,86 @@ fn lower_stack(
         None => b.push(Node::Bool(true), Poly::zero(), Poly::constant(1))?,
     };
     Ok((index, valid))
+}
+
+/// The node of a coordinate `x + add` (no lift) clamped into `[0, n)`.
+fn materialized(b: &mut Build, at: DimAt, n: &Poly) -> Result<NodeId> {
+    debug_assert!(at.lift.is_zero());
+    let z = plus(b, at.x, &at.add)?;
+    clamp(b, z, n)
+}
+
+/// The coordinates of `v`'s dimensions (one leaf each) at its row-major
+/// index `x`: its mixed-radix digits.
+fn dims_of(b: &mut Build, v: &SymView, x: NodeId) -> Result<Vec<NodeId>> {
+    let used = vec![true; v.rank()];
+    digit_forms(b, x, v.leaf_extents(), &used)?
+        .iter()
+        .map(|form| b.sum(form))
+        .collect()
+}
+
+/// Box `t` over view `below` (module `fold` of the symbolic views) at the
+/// coordinates `xs` of its dimensions: appends the comparisons of `t`'s
+/// constraints that `need` marks, and returns the coordinates of `below`'s
+/// dimensions, `x_d + shift_d`. No division: the view below splits each
+/// dimension into its own leaves. Where `x_d + shift_d` may be negative
+/// (a pad before), the digits are read from it lifted by `c·P` with `c`
+/// the least value's negation, so the dividend is `>= 0` and needs no
+/// select (the concrete kernel's window start); where it may be negative
+/// with no sign known for its least value, it is clamped (`?:`). Its
+/// value matters only where `t` is valid, and there it is in range.
+fn lower_box(
+    b: &mut Build,
+    t: &SymView,
+    below: &SymView,
+    shifts: &[Poly],
+    xs: &[NodeId],
+    need: &[Need],
+    cmps: &mut Vec<NodeId>,
+) -> Result<Vec<DimAt>> {
+    let need = strongest(b, t, need)?;
+    for (c, &(need_lo, need_hi)) in t.constraints().iter().zip(&need) {
+        if !(need_lo || need_hi) {
+            continue;
+        }
+        let terms: Vec<(NodeId, Poly)> = c
+            .coeffs()
+            .iter()
+            .zip(xs)
+            .filter(|(&a, _)| a != 0)
+            .map(|(&a, &x)| (x, Poly::constant(a)))
+            .collect();
+        let s = b.sum(&terms)?;
+        compare(b, s, (c.lo(), need_lo), (c.hi(), need_hi), cmps)?;
+    }
+    let mut out = Vec::with_capacity(xs.len());
+    for (d, (&x, shift)) in xs.iter().zip(shifts).enumerate() {
+        let (lo, hi) = b.bound(x);
+        let (lo, hi) = (lo.add(shift)?, hi.add(shift)?);
+        let last = below.dim_extent(d)?.sub(&Poly::constant(1))?;
+        let zero = Poly::zero();
+        let at = if b.proved(&Fact::ge(&lo, &zero)?) {
+            DimAt {
+                x,
+                add: shift.clone(),
+                lift: zero,
+                in_box: b.proved(&Fact::le(&hi, &last)?),
+            }
+        } else if b.proved(&Fact::le(&lo, &zero)?) {
+            DimAt {
+                x,
+                add: shift.clone(),
+                lift: lo.neg()?,
+                in_box: false,
+            }
+        } else {
+            let z = plus(b, x, shift)?;
+            DimAt::node(clamp(b, z, &last.add(&Poly::constant(1))?)?)
+        };
+        out.push(at);
+    }
+    Ok(out)
 }
 
 /// `x` clamped into `[0, n)`: `x` itself where the prover shows it there,
@@ -345,12 +480,12 @@ fn merged_leaves(v: &SymView, leaves: Range<usize>) -> Vec<Leaf> {
 }
 
 /// Lowers `v` over `dims` (leaf ranges covering every leaf, in order, each
-/// with the node of its coordinate): its index, and the comparisons of the
-/// bounds `need` marks.
+/// with its coordinate): its index, and the comparisons of the bounds
+/// `need` marks.
 fn lower_view(
     b: &mut Build,
     v: &SymView,
-    dims: &[(Range<usize>, NodeId)],
+    dims: &[(Range<usize>, DimAt)],
     need: &[Need],
 ) -> Result<(NodeId, Vec<NodeId>)> {
     let cons = v.constraints();
@@ -360,11 +495,15 @@ fn lower_view(
     // The constant parts of the index and of each constraint's sum.
     let mut index_k = v.offset().clone();
     let mut sums_k = vec![Poly::zero(); cons.len()];
-    // A constraint on the first digit of a dimension alone: (x, divisor).
-    let mut single: Vec<Option<(NodeId, Poly)>> = vec![None; cons.len()];
-    let mut any_pinned = false;
-    for (range, x) in dims {
+    // A constraint on the first digit of a dimension alone: (x, divisor,
+    // lift).
+    let mut single: Vec<Option<(NodeId, Poly, Poly)>> = vec![None; cons.len()];
+    let mut in_box = true;
+    for (range, at) in dims {
         let leaves = merged_leaves(v, range.clone());
+        if leaves.is_empty() {
+            continue;
+        }
         let used: Vec<bool> = leaves
             .iter()
             .map(|l| {
@@ -376,22 +515,31 @@ fn lower_view(
             })
             .collect();
         let extents: Vec<Poly> = leaves.iter().map(|l| l.extent.clone()).collect();
+        let inner = extents[1..]
+            .iter()
+            .try_fold(Poly::constant(1), |p, e| p.mul(e))?;
+        let x = plus(b, at.x, &at.add.add(&at.lift.mul(&inner)?)?)?;
+        in_box &= at.in_box;
         let mut konst = vec![Poly::zero(); leaves.len()];
         let forms = match pinned(b, v, range, &leaves)? {
             Some(c) => {
-                any_pinned = true;
+                in_box = false;
                 // The first digit is `c` wherever the view is valid, so
                 // `c·P_1·e_1 <= x < (c+1)·P_1·e_1` there and the next digit
-                // is `⌊x/P_1⌋ - c·e_1`, with no modulo.
+                // is `⌊x/P_1⌋ - c·e_1`, with no modulo (and `lift·e_1`
+                // less on a lifted coordinate).
                 let mut forms = vec![Form::new()];
-                forms.extend(digit_forms(b, *x, &extents[1..], &used[1..])?);
+                forms.extend(digit_forms(b, x, &extents[1..], &used[1..])?);
                 if let Some(e1) = extents.get(1) {
-                    konst[1] = c.mul(e1)?.neg()?;
+                    konst[1] = c.add(&at.lift)?.mul(e1)?.neg()?;
                 }
                 konst[0] = c;
                 forms
             }
-            None => digit_forms(b, *x, &extents, &used)?,
+            None => {
+                konst[0] = at.lift.neg()?;
+                digit_forms(b, x, &extents, &used)?
+            }
         };
         for (k, (leaf, form)) in leaves.iter().zip(&forms).enumerate() {
             scaled(&mut index, form, &leaf.stride)?;
@@ -403,18 +551,15 @@ fn lower_view(
                 scaled(&mut sums[j], form, &Poly::constant(a))?;
                 sums_k[j] = sums_k[j].add(&konst[k].mul(&Poly::constant(a))?)?;
                 if k == 0 && a == 1 && only(v, j, range, &leaves) {
-                    let inner = extents[1..]
-                        .iter()
-                        .try_fold(Poly::constant(1), |p, e| p.mul(e))?;
-                    single[j] = Some((*x, inner));
+                    single[j] = Some((x, inner.clone(), at.lift.clone()));
                 }
             }
         }
     }
     let terms = b.sum(&index)?;
     let index = plus(b, terms, &index_k)?;
-    if !any_pinned {
-        // The index is the view's at every point of its box: its range.
+    if in_box {
+        // The index is the view's at a point of its box: its range.
         if let Some((lo, hi)) = box_range(b, v)? {
             b.narrow(index, lo, hi)?;
         }
@@ -426,8 +571,8 @@ fn lower_view(
             continue;
         }
         let (s, lo, hi) = match &single[j] {
-            // lo <= ⌊x/P⌋ < hi  ⇔  P·lo <= x < P·hi.
-            Some((x, p)) => (*x, c.lo().mul(p)?, c.hi().mul(p)?),
+            // lo <= ⌊x/P⌋ - lift < hi  ⇔  P·(lo+lift) <= x < P·(hi+lift).
+            Some((x, p, lift)) => (*x, c.lo().add(lift)?.mul(p)?, c.hi().add(lift)?.mul(p)?),
             // lo <= S + K < hi  ⇔  lo - K <= S < hi - K.
             None => (
                 b.sum(&sums[j])?,

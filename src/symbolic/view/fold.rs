@@ -7,7 +7,7 @@
 //! the row-major strides of the lower view's shape, and coordinate `x_d`
 //! reading the lower view's coordinate `x_d + shift_d` of the same
 //! dimension, with validity constraints of one dimension each. The stack
-//! keeps the shifts ([`SymViewStack`]'s `box_shifts`) while that holds.
+//! keeps the shifts ([`SymViewStack`]'s `boxes`) while that holds.
 //!
 //! **Per-dimension identity.** Every valid coordinate of a box dimension
 //! reads an in-range coordinate of the lower one: a shrink keeps its range
@@ -45,16 +45,18 @@ impl SymViewStack {
     /// Starts tracking a freshly pushed contiguous top view as a box with
     /// every shift 0.
     pub(super) fn start_box(&mut self) {
-        self.box_shifts = Some(SmallVec::from_elem(Poly::zero(), self.top().rank()));
+        let shifts = SmallVec::from_elem(Poly::zero(), self.top().rank());
+        *self.boxes.last_mut().expect("a stack is never empty") = Some(shifts);
     }
 
     /// Records that box dimension `d` now reads from `begin` on (a shrink's
     /// begin, a pad's `-before`); a shift past the limits ends the tracking.
     pub(super) fn shift_box(&mut self, d: usize, begin: &Poly) {
-        if let Some(shifts) = &mut self.box_shifts {
+        let top = self.boxes.last_mut().expect("a stack is never empty");
+        if let Some(shifts) = top {
             match shifts[d].add(begin) {
                 Ok(s) => shifts[d] = s,
-                Err(_) => self.box_shifts = None,
+                Err(_) => *top = None,
             }
         }
     }
@@ -62,15 +64,27 @@ impl SymViewStack {
     /// Folds the top view into the one below when it is a box whose
     /// non-identity dimensions all have one leaf below (module docs).
     pub(super) fn fold_box(&mut self, syms: &Symbols) {
-        let Some(shifts) = &self.box_shifts else {
+        let n = self.views.len();
+        let Some(shifts) = &self.boxes[n - 1] else {
             return;
         };
-        let n = self.views.len();
-        if let Ok(Some(v)) = folded(&self.views[n - 2], &self.views[n - 1], shifts, syms) {
-            self.views.pop();
-            *self.top_mut() = v;
-            self.box_shifts = None;
-        }
+        let Ok(Some(v)) = folded(&self.views[n - 2], &self.views[n - 1], shifts, syms) else {
+            return;
+        };
+        // A box below stays one, its shifts moved by the folded box's (0 at
+        // every binding on the dimensions left alone).
+        let lower = match (&self.boxes[n - 2], shifts) {
+            (Some(own), top) => own
+                .iter()
+                .zip(top)
+                .map(|(a, b)| a.add(b))
+                .collect::<Result<Polys>>()
+                .ok(),
+            (None, _) => None,
+        };
+        self.pop_view();
+        *self.top_mut() = v;
+        *self.boxes.last_mut().expect("a stack is never empty") = lower;
     }
 }
 

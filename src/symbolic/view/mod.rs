@@ -477,11 +477,12 @@ fn signed(f: &mut fmt::Formatter<'_>, syms: &Symbols, p: &Poly) -> fmt::Result {
 #[derive(Clone, Debug)]
 pub struct SymViewStack {
     views: Vec<SymView>,
-    /// While the top view is a box over the view below (pushed for a pad or
-    /// shrink of a dimension with several leaves, edited since only by pads
-    /// and shrinks): each dimension's shift into the view below. Module
-    /// `fold`.
-    box_shifts: Option<Polys>,
+    /// One entry per view: when view `i` is a *box* over view `i − 1`
+    /// (pushed for a pad or shrink of a dimension with several leaves and
+    /// edited only by pads and shrinks while on top, or the windows of a
+    /// concrete view), each dimension's shift into view `i − 1`. Module
+    /// `fold`; the kernels lower a box dimension by dimension.
+    boxes: Vec<Option<Polys>>,
 }
 
 impl PartialEq for SymViewStack {
@@ -522,7 +523,7 @@ impl SymViewStack {
         needs.finish("a valid shape (extents >= 1, size within i64)")?;
         Ok(SymViewStack {
             views: vec![v],
-            box_shifts: None,
+            boxes: vec![None],
         })
     }
 
@@ -543,16 +544,16 @@ impl SymViewStack {
     /// ```
     pub fn from_concrete(stack: &ViewStack) -> Result<SymViewStack> {
         let mut views = Vec::with_capacity(stack.views().len());
+        let mut boxes = Vec::with_capacity(stack.views().len());
         for v in stack.views() {
             views.push(SymView::of_concrete(v));
-            if let Some(top) = SymView::windows_of(v)? {
+            boxes.push(None);
+            if let Some((top, shifts)) = SymView::windows_of(v)? {
                 views.push(top);
+                boxes.push(Some(shifts));
             }
         }
-        Ok(SymViewStack {
-            views,
-            box_shifts: None,
-        })
+        Ok(SymViewStack { views, boxes })
     }
 
     /// The views, bottom (reading the buffer) first.
@@ -560,6 +561,24 @@ impl SymViewStack {
     /// See [`SymViewStack::new`] for an example.
     pub fn views(&self) -> &[SymView] {
         &self.views
+    }
+
+    /// View `i`'s shift into view `i − 1` per dimension when it is a box
+    /// over it (module `fold`).
+    pub(crate) fn box_shifts(&self, i: usize) -> Option<&[Poly]> {
+        self.boxes[i].as_deref()
+    }
+
+    /// Pops the top view.
+    pub(crate) fn pop_view(&mut self) {
+        self.views.pop();
+        self.boxes.pop();
+    }
+
+    /// Marks the top view as no box (an op other than a pad or a shrink is
+    /// about to edit it).
+    pub(crate) fn untrack_top(&mut self) {
+        *self.boxes.last_mut().expect("a stack is never empty") = None;
     }
 
     /// The top view (the one ops edit).
@@ -593,6 +612,7 @@ impl SymViewStack {
     pub(crate) fn push_contiguous(&mut self) -> Result<()> {
         let shape = self.top().shape()?;
         self.views.push(SymView::contiguous(&shape)?);
+        self.boxes.push(None);
         Ok(())
     }
 
@@ -683,7 +703,7 @@ impl SymView {
     /// leaves: one leaf per dimension over the row-major index of the
     /// leaves' shape, windowed dimension `d` shifted by its start and
     /// valid in `[lo, hi)` of the leaves' index; `None` without windows.
-    fn windows_of(v: &View) -> Result<Option<SymView>> {
+    fn windows_of(v: &View) -> Result<Option<(SymView, Polys)>> {
         if (0..v.rank()).all(|d| v.window(d).is_none()) {
             return Ok(None);
         }
@@ -703,11 +723,13 @@ impl SymView {
             cons: SmallVec::new(),
             offset: Poly::zero(),
         };
+        let mut shifts: Polys = SmallVec::from_elem(Poly::zero(), v.rank());
         for d in 0..v.rank() {
             match v.window(d) {
                 None => out.ext.push(radix[d].into()),
                 Some(w) => {
                     out.ext.push(w.extent().into());
+                    shifts[d] = w.start().into();
                     let shift = w.start().checked_mul(stride[d]);
                     offset = shift
                         .and_then(|x| x.checked_add(offset))
@@ -725,7 +747,7 @@ impl SymView {
             }
         }
         out.offset = offset.into();
-        Ok(Some(out))
+        Ok(Some((out, shifts)))
     }
 }
 

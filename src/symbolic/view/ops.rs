@@ -57,7 +57,7 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn permute(mut self, perm: &[usize], _syms: &Symbols) -> Result<SymViewStack> {
-        self.box_shifts = None;
+        self.untrack_top();
         let v = self.top_mut();
         check_rank("permute", perm.len(), v.rank())?;
         if is_identity_permutation(perm)? {
@@ -93,7 +93,7 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn expand(mut self, shape: &[Poly], syms: &Symbols) -> Result<SymViewStack> {
-        self.box_shifts = None;
+        self.untrack_top();
         let v = self.top_mut();
         check_rank("expand", shape.len(), v.rank())?;
         let old = v.shape()?;
@@ -189,7 +189,7 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn flip(mut self, flags: &[bool], _syms: &Symbols) -> Result<SymViewStack> {
-        self.box_shifts = None;
+        self.untrack_top();
         let v = self.top_mut();
         if flags.len() < v.rank() {
             return Err(bad(

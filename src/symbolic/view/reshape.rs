@@ -61,7 +61,6 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn reshape(mut self, shape: &[Poly], syms: &Symbols) -> Result<SymViewStack> {
-        self.box_shifts = None;
         let old = self.top().shape()?;
         let mut needs = Needs::new(syms, "reshape");
         require_extents(&mut needs, shape)?;
@@ -90,15 +89,20 @@ impl SymViewStack {
             if below != before {
                 break;
             }
-            self.views.pop();
+            self.pop_view();
         }
         match regroup(self.top(), shape)? {
-            Some(v) => *self.top_mut() = v,
+            Some(v) => {
+                self.untrack_top();
+                *self.top_mut() = v;
+            }
             None => {
                 if self.top().is_contiguous() && self.top().size()? == size {
+                    self.untrack_top();
                     *self.top_mut() = SymView::contiguous(shape)?;
                 } else {
                     self.views.push(SymView::contiguous(shape)?);
+                    self.boxes.push(None);
                 }
             }
         }
