@@ -29,6 +29,14 @@
 //! prover does not discharge (`(x >= 0 && x < n) ? x : 0`), which equals the
 //! index wherever the view above is valid (movement ops stay inside the
 //! tensor they act on); the validity is the conjunction of all views'.
+//! A *box* (a view pushed for a pad or shrink, reading the view below
+//! dimension by dimension with a shift: module `fold` of the symbolic
+//! views) is lowered per dimension instead: its constraints compared on its
+//! coordinates, the view below at `x_d + shift_d`, no division through the
+//! box's index. Where a pad makes that coordinate negative, the digits are
+//! read from it lifted by `c·P` (`c` the negated least value, `P` the first
+//! digit's divisor), the first digit taken `c` less: a non-negative dividend
+//! without a select, as the concrete kernel reads a window.
 //!
 //! A view's index node takes the view's offset range over the box of its
 //! leaf coordinates as its interval (unless a pinned digit made it differ

@@ -19,7 +19,10 @@
 //! [`Error::NeedsFacts`] naming the facts, one that is refuted refuses with
 //! the concrete op's [`Error::BadMovement`]. When the top view cannot express
 //! an op for every binding, a contiguous view is pushed and the op applies to
-//! it, which is always right. Every extent is kept `>= 1` (an op that could
+//! it, which is always right; pushed for a pad or a shrink, it is a *box*
+//! over the view below and folds back into it when a later pad or shrink
+//! leaves it the identity on the dimensions with several leaves (module
+//! `fold`). Every extent is kept `>= 1` (an op that could
 //! make an extent 0 at some allowed binding is refused, naming the fact).
 //!
 //! [`SymViewStack::bind`] turns the stack into the concrete

@@ -10,7 +10,8 @@
 //! of a one-leaf dimension shift the leaf (the offset by `b·s`, the bounds
 //! by `a·b`), and pad adds the constraint `b <= x < b+e`. A shrink or pad
 //! that is not the identity on a dimension of several leaves pushes a
-//! contiguous view first (no leaf-wise form exists for every binding).
+//! contiguous view first (no leaf-wise form exists for every binding): a
+//! box, folded back into the view below when it can be (module `fold`).
 //! Every op is O(leaves · constraints · t).
 
 use smallvec::SmallVec;
