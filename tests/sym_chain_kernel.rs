@@ -480,6 +480,54 @@ fn a_box_is_lowered_dimension_by_dimension() {
     compiled_agree(&runs);
 }
 
+/// A constraint `lo <= x0 < hi` on a first digit of extent `lo + 1` pins
+/// it to `lo` even where `hi - lo` is more than 1: the row-major rank needs
+/// no division.
+#[test]
+fn a_digit_whose_extent_is_one_past_its_lower_bound_is_pinned() {
+    let c = Chain::parse(
+        &[("N", 1, 6, 1)],
+        &["4", "2"],
+        &[
+            r#"["permute",[1,0]]"#,
+            r#"["pad",[["N",0],[0,0]]]"#,
+            r#"["shrink",[[0,"N+1"],[0,4]]]"#,
+        ],
+    );
+    let t = c.run().unwrap();
+    assert_eq!(t.show(&c.syms).to_string(), "(N+1,4):(1,2)-N if N<=x0<N+2");
+    let k = codegen::sym_stack(&t, &c.syms, Input::Linear).unwrap();
+    assert_eq!(k.kernel().div_mod_count(), 0, "{:?}", k.kernel().c());
+    let (mut tally, mut runs) = (Tally::default(), Vec::new());
+    check(&c, &t, 4, &mut tally, &mut runs);
+    compiled_agree(&runs);
+}
+
+/// A chain whose generic kernel reads no `N` (a shrink keeps one element)
+/// while a pinned version's pipeline keeps an `N`: that version is not
+/// built (it could not be spliced over the generic kernel's variables),
+/// and the versioned kernel is still built and right at every binding.
+/// It was refused (`variable 'N' of a version is not one of the kernel's`).
+#[test]
+fn versions_read_only_the_generic_kernels_symbols() {
+    let c = Chain::parse(
+        &[("N", 2, 5, 1), ("M", 1, 3, 1), ("j", 0, 2, 1)],
+        &["N+1", "2*N"],
+        &[
+            r#"["shrink",[[0,1],[0,1]]]"#,
+            r#"["flip",[true,true]]"#,
+            r#"["expand",["M","M"]]"#,
+            r#"["reshape",["M","M"]]"#,
+            r#"["pad",[[0,0],["j","j"]]]"#,
+        ],
+    );
+    let t = c.run().unwrap();
+    let (mut tally, mut runs) = (Tally::default(), Vec::new());
+    check(&c, &t, 3, &mut tally, &mut runs);
+    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
+    compiled_agree(&runs);
+}
+
 #[test]
 fn random_symbolic_chains_agree_at_every_binding() {
     let (mut tally, mut runs) = (Tally::default(), Vec::new());
@@ -767,13 +815,11 @@ fn never_valid_and_fixed_symbols() {
     assert_eq!(k.symbols(), [0]);
 }
 
-/// The versioned census of the longer random chains (three symbols, up to
-/// 8 ops; deterministic draws): the version taken never has more `/` and
-/// `%` than the concrete kernel at the binding. The last two chains that
-/// had (stacks of a box over a view) went with the box fold and the box
-/// lowering (`docs/symbolic.md` §12, §13).
-#[test]
-fn longer_random_chains_versioned_census() {
+/// The versioned census of the first `draws` longer random chains (three
+/// symbols, up to 8 ops; deterministic draws): the tally, and each chain
+/// whose version taken has more `/` and `%` than the concrete kernel at
+/// some binding (its stack's text).
+fn longer_census(draws: usize) -> (Tally, Vec<String>) {
     let mut runner = TestRunner::deterministic();
     let draw = (
         prop::collection::vec(0usize..6, 1..=3),
@@ -782,17 +828,39 @@ fn longer_random_chains_versioned_census() {
     );
     let mut tally = Tally::default();
     let mut with_excess = Vec::new();
-    for _ in 0..300 {
+    for _ in 0..draws {
         let (dims, words, n) = draw.new_tree(&mut runner).unwrap().current();
         let (c, t) = random_chain(&dims, &words, n);
         let before = tally.v_more;
         check(&c, &t, 3, &mut tally, &mut Vec::new());
         if tally.v_more > before {
-            with_excess.push((t.views().len(), t.show(&c.syms).to_string()));
+            with_excess.push(t.show(&c.syms).to_string());
         }
     }
-    eprintln!("longer random chains: {tally:?}");
-    assert_eq!(tally.v_more_never, 0, "{tally:?}");
+    eprintln!("longer random chains ({draws} drawn): {tally:?}");
+    (tally, with_excess)
+}
+
+/// The first 300 longer random chains: the version taken never has more
+/// `/` and `%` than the concrete kernel at a binding. The last two chains
+/// that had (stacks of a box over a view) went with the box fold and the
+/// box lowering (`docs/symbolic.md` §12, §13).
+#[test]
+fn longer_random_chains_versioned_census() {
+    let (tally, with_excess) = longer_census(300);
     assert!(with_excess.is_empty(), "{with_excess:?}");
     assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
+}
+
+/// The first 3,000 (about 15 s in a release build, so not in the default
+/// run: `cargo test --release -- --ignored longer`): the open end of the
+/// census, held as a ratchet: 13 chains have excess at 114 of 167,386
+/// bindings (at 12 of them nothing is valid; `docs/symbolic.md` §13).
+#[test]
+#[ignore = "15 s in a release build; run with --ignored"]
+fn longer_random_chains_versioned_census_3000() {
+    let (tally, with_excess) = longer_census(3000);
+    eprintln!("{with_excess:#?}");
+    assert!(with_excess.len() <= 13, "{with_excess:#?}");
+    assert!(tally.v_more <= 114 && tally.v_more_never <= 12, "{tally:?}");
 }

@@ -276,6 +276,7 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
     let generic_request = req.pinned(&fixed)?;
     let (generic, stack) = generic_request.build(syms, input)?;
     let cost = generic.kernel().div_mod_count();
+    let vars = &generic.kernel().vars().to_vec();
     let max = syms.limits().max_kernel_versions.max(1);
     let mut polys = generic_request.polys();
     if let Some(t) = &stack {
@@ -285,7 +286,8 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
     let mut singles: Vec<Version> = Vec::new();
     if cost > 0 && max > 1 {
         for pin in &pins {
-            if let Some(v) = special(req, syms, input, &fixed, std::slice::from_ref(pin), cost) {
+            let pin = std::slice::from_ref(pin);
+            if let Some(v) = special(req, syms, input, &fixed, pin, cost, vars) {
                 singles.push(v);
             }
         }
@@ -325,7 +327,7 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
             .filter(|v| v.guard.iter().all(|p| guard.contains(p)))
             .map(|v| v.kernel.kernel().div_mod_count())
             .fold(cost, usize::min);
-        if let Some(v) = special(req, syms, input, &fixed, &guard, shadow) {
+        if let Some(v) = special(req, syms, input, &fixed, &guard, shadow, vars) {
             pairs.push(v);
         }
         tried.push(guard);
@@ -351,7 +353,9 @@ fn versions(req: &Request, syms: &Symbols, input: Input) -> Result<SymVersions> 
     }
 }
 
-/// The version under `pins`, when it builds and costs fewer than `than`.
+/// The version under `pins`, when it builds, costs fewer than `than` and
+/// reads no variable outside `vars` (the generic version's: a pinned
+/// request can keep a symbol that the generic pipeline simplified away).
 fn special(
     req: &Request,
     syms: &Symbols,
@@ -359,6 +363,7 @@ fn special(
     fixed: &[Pin],
     pins: &[Pin],
     than: usize,
+    vars: &[super::Var],
 ) -> Option<Version> {
     let mut pinned = syms.clone();
     // A substitution keeps the assumptions: the version is proved for a
@@ -377,7 +382,8 @@ fn special(
     }
     let all: Vec<Pin> = pins.iter().chain(fixed).cloned().collect();
     let (kernel, _) = req.pinned(&all).ok()?.build(&pinned, input).ok()?;
-    (kernel.kernel().div_mod_count() < than).then(|| Version {
+    let within = reads_only(kernel.kernel(), vars);
+    (within && kernel.kernel().div_mod_count() < than).then(|| Version {
         guard: pins.to_vec(),
         kernel,
     })
@@ -1023,20 +1029,34 @@ fn var_index(vars: &[super::Var], name: &str) -> Result<usize> {
 
 /// Copies the nodes of `src` reachable from its roots into `dst` (variables
 /// matched by name, intervals kept), returning the roots' new ids.
+/// Whether every variable that `k`'s index or validity reads is named in
+/// `vars`. O(nodes).
+fn reads_only(k: &Kernel, vars: &[super::Var]) -> bool {
+    let seen = k.reachable();
+    k.nodes()
+        .iter()
+        .zip(&seen)
+        .all(|(node, &seen)| match *node {
+            Node::Var(v) if seen => vars.iter().any(|x| x.name == k.vars()[v].name),
+            _ => true,
+        })
+}
+
 fn copy(dst: &mut Kernel, src: &Kernel, vars: &[super::Var]) -> Result<(NodeId, NodeId)> {
     let seen = src.reachable();
-    let map_vars = src
+    // A variable that no reachable node reads need not be one of `vars`.
+    let map_vars: Vec<Result<usize>> = src
         .vars()
         .iter()
         .map(|v| var_index(vars, &v.name))
-        .collect::<Result<Vec<_>>>()?;
+        .collect();
     let mut ids: Vec<NodeId> = vec![0; src.nodes().len()];
     for (id, node) in src.nodes().iter().enumerate() {
         if !seen[id] {
             continue;
         }
         let node = match *node {
-            Node::Var(v) => Node::Var(map_vars[v]),
+            Node::Var(v) => Node::Var(map_vars[v].clone()?),
             n => n.map_children(|c| ids[c as usize]),
         };
         ids[id] = dst.push_with_range(node, src.range(id as NodeId));

@@ -595,7 +595,8 @@ fn lower_view(
 
 /// The value of the first digit `d` of `leaves` wherever `v` is valid, when
 /// a constraint `lo <= d < hi` on `d` alone pins it: `lo` when `hi - lo = 1`
-/// (a polynomial identity), `0` when `hi <= 1` is proved.
+/// or `e - lo = 1` (`e` the digit's extent; polynomial identities), `0`
+/// when `hi <= 1` is proved.
 fn pinned(b: &Build, v: &SymView, range: &Range<usize>, leaves: &[Leaf]) -> Result<Option<Poly>> {
     let Some(first) = leaves.first() else {
         return Ok(None);
@@ -604,7 +605,8 @@ fn pinned(b: &Build, v: &SymView, range: &Range<usize>, leaves: &[Leaf]) -> Resu
         if first.coeffs[j] != 1 || !only(v, j, range, leaves) {
             continue;
         }
-        if c.hi().sub(c.lo())? == Poly::constant(1) {
+        let one = Poly::constant(1);
+        if c.hi().sub(c.lo())? == one || first.extent.sub(c.lo())? == one {
             return Ok(Some(c.lo().clone()));
         }
         if b.proved(&Fact::le(c.hi(), &Poly::constant(1))?) {
