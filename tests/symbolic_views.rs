@@ -717,6 +717,56 @@ impl Words<'_> {
     }
 }
 
+/// A concrete stack with windows becomes a box over the view of its
+/// leaves (its shifts the window starts); padded by a symbol `j` on top,
+/// its kernel (which lowers the box dimension by dimension) gives the
+/// concrete chain's offset and validity at every point, for every `j`.
+#[test]
+fn windows_lower_as_boxes_under_symbolic_ops() {
+    let mut windowed = 0;
+    for (s, _) in crate::view_props::random_chains(10 * common::cases(64) as usize) {
+        let has_window = s
+            .views()
+            .iter()
+            .any(|v| (0..v.rank()).any(|d| v.window(d).is_some()));
+        if !has_window {
+            continue;
+        }
+        windowed += 1;
+        let mut syms = Symbols::new();
+        let j = syms.parse("j").unwrap();
+        let one = Assume {
+            min: 0,
+            max: 2,
+            divisible_by: 1,
+        };
+        syms.assume("j", one).unwrap();
+        let rank = s.shape().len();
+        let mut arg = vec![(Poly::zero(), Poly::zero()); rank];
+        arg[0] = (j, Poly::constant(1));
+        let t = SymViewStack::from_concrete(&s)
+            .unwrap()
+            .pad(&arg, &syms)
+            .unwrap();
+        let k = hlayout::codegen::sym_stack(&t, &syms, hlayout::codegen::Input::Coords).unwrap();
+        for jv in 0..=2 {
+            let mut concrete_arg = vec![(0, 0); rank];
+            concrete_arg[0] = (jv, 1);
+            let c = s.clone().apply(&Movement::Pad(concrete_arg)).unwrap();
+            let shape = c.shape();
+            for (i, want) in c.offsets().enumerate() {
+                let p = common::digits(i as i64, &shape);
+                let (idx, ok) = k.eval(&syms, &p, &[jv]).unwrap();
+                assert_eq!(ok, want.is_some(), "{s} padded at j = {jv}, {p:?}");
+                if let Some(w) = want {
+                    assert_eq!(idx, w, "{s} padded at j = {jv}, {p:?}");
+                }
+            }
+        }
+    }
+    assert!(windowed >= 5, "{windowed} windowed stacks");
+}
+
 pub(crate) fn symbolic_table() -> Symbols {
     let mut s = Symbols::new();
     for (name, min, max) in [("N", 2, 5), ("M", 1, 3), ("j", 0, 2)] {

@@ -46,17 +46,21 @@ impl SymViewStack {
     /// every shift 0.
     pub(super) fn start_box(&mut self) {
         let shifts = SmallVec::from_elem(Poly::zero(), self.top().rank());
-        *self.boxes.last_mut().expect("a stack is never empty") = Some(shifts);
+        self.set_box(self.views.len() - 1, Some(shifts));
     }
 
     /// Records that box dimension `d` now reads from `begin` on (a shrink's
     /// begin, a pad's `-before`); a shift past the limits ends the tracking.
     pub(super) fn shift_box(&mut self, d: usize, begin: &Poly) {
-        let top = self.boxes.last_mut().expect("a stack is never empty");
-        if let Some(shifts) = top {
-            match shifts[d].add(begin) {
-                Ok(s) => shifts[d] = s,
-                Err(_) => *top = None,
+        let top = self.views.len() - 1;
+        let Some(at) = self.boxes.iter().position(|(k, _)| *k == top) else {
+            return;
+        };
+        let shifts = &mut self.boxes[at].1;
+        match shifts[d].add(begin) {
+            Ok(s) => shifts[d] = s,
+            Err(_) => {
+                self.boxes.remove(at);
             }
         }
     }
@@ -65,7 +69,7 @@ impl SymViewStack {
     /// non-identity dimensions all have one leaf below (module docs).
     pub(super) fn fold_box(&mut self, syms: &Symbols) {
         let n = self.views.len();
-        let Some(shifts) = &self.boxes[n - 1] else {
+        let Some(shifts) = self.box_shifts(n - 1) else {
             return;
         };
         let Ok(Some(v)) = folded(&self.views[n - 2], &self.views[n - 1], shifts, syms) else {
@@ -73,18 +77,16 @@ impl SymViewStack {
         };
         // A box below stays one, its shifts moved by the folded box's (0 at
         // every binding on the dimensions left alone).
-        let lower = match (&self.boxes[n - 2], shifts) {
-            (Some(own), top) => own
-                .iter()
-                .zip(top)
+        let lower = self.box_shifts(n - 2).and_then(|own| {
+            own.iter()
+                .zip(shifts)
                 .map(|(a, b)| a.add(b))
                 .collect::<Result<Polys>>()
-                .ok(),
-            (None, _) => None,
-        };
+                .ok()
+        });
         self.pop_view();
         *self.top_mut() = v;
-        *self.boxes.last_mut().expect("a stack is never empty") = lower;
+        self.set_box(n - 2, lower);
     }
 }
 
@@ -93,7 +95,7 @@ impl SymViewStack {
 fn folded(
     below: &SymView,
     top: &SymView,
-    shifts: &Polys,
+    shifts: &[Poly],
     syms: &Symbols,
 ) -> Result<Option<SymView>> {
     let mut changed: SmallVec<[bool; 8]> = SmallVec::with_capacity(top.rank());

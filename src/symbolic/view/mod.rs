@@ -480,12 +480,13 @@ fn signed(f: &mut fmt::Formatter<'_>, syms: &Symbols, p: &Poly) -> fmt::Result {
 #[derive(Clone, Debug)]
 pub struct SymViewStack {
     views: Vec<SymView>,
-    /// One entry per view: when view `i` is a *box* over view `i − 1`
+    /// `(i, shifts)` for each view `i` that is a *box* over view `i − 1`
     /// (pushed for a pad or shrink of a dimension with several leaves and
     /// edited only by pads and shrinks while on top, or the windows of a
-    /// concrete view), each dimension's shift into view `i − 1`. Module
-    /// `fold`; the kernels lower a box dimension by dimension.
-    boxes: Vec<Option<Polys>>,
+    /// concrete view): each dimension's shift into view `i − 1`. Module
+    /// `fold`; the kernels lower a box dimension by dimension. Empty (no
+    /// allocation, nothing to clone) for most stacks.
+    boxes: Vec<(usize, Polys)>,
 }
 
 impl PartialEq for SymViewStack {
@@ -526,7 +527,7 @@ impl SymViewStack {
         needs.finish("a valid shape (extents >= 1, size within i64)")?;
         Ok(SymViewStack {
             views: vec![v],
-            boxes: vec![None],
+            boxes: Vec::new(),
         })
     }
 
@@ -547,13 +548,12 @@ impl SymViewStack {
     /// ```
     pub fn from_concrete(stack: &ViewStack) -> Result<SymViewStack> {
         let mut views = Vec::with_capacity(stack.views().len());
-        let mut boxes = Vec::with_capacity(stack.views().len());
+        let mut boxes = Vec::new();
         for v in stack.views() {
             views.push(SymView::of_concrete(v));
-            boxes.push(None);
             if let Some((top, shifts)) = SymView::windows_of(v)? {
+                boxes.push((views.len(), shifts));
                 views.push(top);
-                boxes.push(Some(shifts));
             }
         }
         Ok(SymViewStack { views, boxes })
@@ -569,19 +569,33 @@ impl SymViewStack {
     /// View `i`'s shift into view `i − 1` per dimension when it is a box
     /// over it (module `fold`).
     pub(crate) fn box_shifts(&self, i: usize) -> Option<&[Poly]> {
-        self.boxes[i].as_deref()
+        self.boxes
+            .iter()
+            .find(|(k, _)| *k == i)
+            .map(|(_, s)| s.as_slice())
+    }
+
+    /// Records view `i` as a box with `shifts`, or as no box.
+    pub(crate) fn set_box(&mut self, i: usize, shifts: Option<Polys>) {
+        self.boxes.retain(|(k, _)| *k != i);
+        if let Some(s) = shifts {
+            self.boxes.push((i, s));
+        }
     }
 
     /// Pops the top view.
     pub(crate) fn pop_view(&mut self) {
         self.views.pop();
-        self.boxes.pop();
+        let n = self.views.len();
+        self.boxes.retain(|(k, _)| *k < n);
     }
 
     /// Marks the top view as no box (an op other than a pad or a shrink is
     /// about to edit it).
     pub(crate) fn untrack_top(&mut self) {
-        *self.boxes.last_mut().expect("a stack is never empty") = None;
+        if !self.boxes.is_empty() {
+            self.set_box(self.views.len() - 1, None);
+        }
     }
 
     /// The top view (the one ops edit).
@@ -615,7 +629,6 @@ impl SymViewStack {
     pub(crate) fn push_contiguous(&mut self) -> Result<()> {
         let shape = self.top().shape()?;
         self.views.push(SymView::contiguous(&shape)?);
-        self.boxes.push(None);
         Ok(())
     }
 

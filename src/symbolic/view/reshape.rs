@@ -102,7 +102,6 @@ impl SymViewStack {
                     *self.top_mut() = SymView::contiguous(shape)?;
                 } else {
                     self.views.push(SymView::contiguous(shape)?);
-                    self.boxes.push(None);
                 }
             }
         }
