@@ -477,6 +477,26 @@ fn a_box_is_lowered_dimension_by_dimension() {
     // The single text's excess is only where B or M is 1 and leaves drop.
     assert_eq!((tally.more_other, tally.more_stacked), (0, 0), "{tally:?}");
     assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
+    // Flipped after the pad: the box reads the dimension backwards
+    // (`shift − x`), still one division.
+    let flipped = Chain::parse(
+        &[("B", 1, 4, 1), ("N", 2, 5, 1), ("M", 2, 3, 1)],
+        &["B", "N", "M"],
+        &[
+            r#"["permute",[0,2,1]]"#,
+            r#"["reshape",["B","N*M"]]"#,
+            r#"["pad",[[0,0],[1,2]]]"#,
+            r#"["flip",[true,true]]"#,
+        ],
+    );
+    let t = flipped.run().unwrap();
+    assert_eq!(t.views().len(), 2, "{}", t.show(&flipped.syms));
+    let k = codegen::sym_stack(&t, &flipped.syms, Input::Coords).unwrap();
+    assert_eq!(k.kernel().div_mod_count(), 1, "{:?}", k.kernel().c());
+    let mut tally = Tally::default();
+    check(&flipped, &t, 3, &mut tally, &mut runs);
+    assert_eq!((tally.more_other, tally.more_stacked), (0, 0), "{tally:?}");
+    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
     compiled_agree(&runs);
 }
 
@@ -854,13 +874,13 @@ fn longer_random_chains_versioned_census() {
 
 /// The first 3,000 (about 15 s in a release build, so not in the default
 /// run: `cargo test --release -- --ignored longer`): the open end of the
-/// census, held as a ratchet: 13 chains have excess at 114 of 167,386
+/// census, held as a ratchet: 11 chains have excess at 103 of 167,375
 /// bindings (at 12 of them nothing is valid; `docs/symbolic.md` §13).
 #[test]
 #[ignore = "15 s in a release build; run with --ignored"]
 fn longer_random_chains_versioned_census_3000() {
     let (tally, with_excess) = longer_census(3000);
     eprintln!("{with_excess:#?}");
-    assert!(with_excess.len() <= 13, "{with_excess:#?}");
-    assert!(tally.v_more <= 114 && tally.v_more_never <= 12, "{tally:?}");
+    assert!(with_excess.len() <= 11, "{with_excess:#?}");
+    assert!(tally.v_more <= 103 && tally.v_more_never <= 12, "{tally:?}");
 }

@@ -367,8 +367,8 @@ fn padded_boxes_survive_merges_and_splits() {
 
 /// A pad of a merged dimension pushes a box view; a shrink that undoes it
 /// folds the box back into the view below (module `fold`), also when the
-/// same ops pad and shrink one-leaf dimensions. Ops between them that are
-/// not pads or shrinks end the folding.
+/// same ops pad and shrink one-leaf dimensions, or a flip comes between.
+/// Other ops between them end the folding.
 #[test]
 fn a_shrink_that_undoes_a_pad_folds_the_box() {
     let syms = [("N", 2, 5, 1), ("M", 1, 3, 1), ("j", 0, 2, 1)];
@@ -398,13 +398,26 @@ fn a_shrink_that_undoes_a_pad_folds_the_box() {
         &[&merged[..], &round_trip[..1]].concat(),
     );
     assert_eq!(check(&half, 4).unwrap().views().len(), 2);
-    // A flip between the pad and the shrink: the box is no longer tracked.
+    // A flip between the pad and the shrink: the box reads that dimension
+    // backwards, and still folds.
     let flipped = [
         round_trip[0],
         r#"["flip",[true,false,false]]"#,
         round_trip[1],
     ];
     let c = Chain::parse(&syms, &["M", "3", "N+1"], &[&merged[..], &flipped].concat());
+    assert_eq!(check(&c, 4).unwrap().views().len(), 1);
+    // A permute between them ends the tracking: two views.
+    let permuted = [
+        round_trip[0],
+        r#"["permute",[0,2,1]]"#,
+        r#"["shrink",[[0,"M+1"],[0,"2*N*j+2*j*j+N+3*j+1"],[0,1]]]"#,
+    ];
+    let c = Chain::parse(
+        &syms,
+        &["M", "3", "N+1"],
+        &[&merged[..], &permuted].concat(),
+    );
     assert_eq!(check(&c, 4).unwrap().views().len(), 2);
 }
 

@@ -58,7 +58,7 @@ use super::ir::{Node, NodeId};
 use super::sym::{digit_forms, start, used_symbols, with_symbols, Build, Form, SymKernel};
 use super::{Input, MAX_STACK_VIEWS};
 use crate::error::{Error, Result};
-use crate::symbolic::{Fact, Poly, SymView, SymViewStack, Symbols, Truth};
+use crate::symbolic::{BoxMap, Fact, Poly, SymView, SymViewStack, Symbols, Truth};
 
 /// The kernel of a symbolic view stack over its final coordinates
 /// ([`Input::Coords`]) or its row-major rank ([`Input::Linear`]); see the
@@ -204,7 +204,7 @@ fn lower_stack(
     let mut i = views.len() - 1;
     let index = loop {
         let v = &views[i];
-        if let (true, Some(shifts)) = (i > 0, stack.box_shifts(i)) {
+        if let (true, Some(map)) = (i > 0, stack.box_map(i)) {
             let xs = match at {
                 At::Dims(dims) => dims
                     .into_iter()
@@ -214,7 +214,7 @@ fn lower_stack(
                 At::Flat(x) => dims_of(b, v, x)?,
             };
             let below = &views[i - 1];
-            at = At::Dims(lower_box(b, v, below, shifts, &xs, &needed[i], &mut cmps)?);
+            at = At::Dims(lower_box(b, v, below, map, &xs, &needed[i], &mut cmps)?);
             i -= 1;
             continue;
         }
@@ -264,18 +264,21 @@ fn dims_of(b: &mut Build, v: &SymView, x: NodeId) -> Result<Vec<NodeId>> {
 /// Box `t` over view `below` (module `fold` of the symbolic views) at the
 /// coordinates `xs` of its dimensions: appends the comparisons of `t`'s
 /// constraints that `need` marks, and returns the coordinates of `below`'s
-/// dimensions, `x_d + shift_d`. No division: the view below splits each
-/// dimension into its own leaves. Where `x_d + shift_d` may be negative
-/// (a pad before), the digits are read from it lifted by `c·P` with `c`
-/// the least value's negation, so the dividend is `>= 0` and needs no
-/// select (the concrete kernel's window start); where it may be negative
-/// with no sign known for its least value, it is clamped (`?:`). Its
-/// value matters only where `t` is valid, and there it is in range.
+/// dimensions, `shift_d + x_d` (`shift_d − x_d` where the box flips `d`).
+/// No division: the view below splits each dimension into its own leaves.
+/// Where the coordinate may be negative (a pad before), the digits are read
+/// from it lifted by `c·P` with `c` the least value's negation, so the
+/// dividend is `>= 0` and needs no select (the concrete kernel's window
+/// start). It is clamped (`?:`) instead where its least value's sign is
+/// unknown, or where its greatest value is below `P` (clamped, its interval
+/// then shows the first digit 0 and may spare inner divisions; lifted, it
+/// would not). Its value matters only where `t` is valid, and there it is
+/// in range.
 fn lower_box(
     b: &mut Build,
     t: &SymView,
     below: &SymView,
-    shifts: &[Poly],
+    map: &BoxMap,
     xs: &[NodeId],
     need: &[Need],
     cmps: &mut Vec<NodeId>,
@@ -295,8 +298,18 @@ fn lower_box(
         let s = b.sum(&terms)?;
         compare(b, s, (c.lo(), need_lo), (c.hi(), need_hi), cmps)?;
     }
+    let zero_poly = Poly::zero();
     let mut out = Vec::with_capacity(xs.len());
-    for (d, (&x, shift)) in xs.iter().zip(shifts).enumerate() {
+    for (d, (&x, shift)) in xs.iter().zip(&map.shift).enumerate() {
+        let (x, shift) = if map.flip[d] {
+            // shift − x, as one node.
+            let (lx, hx) = b.bound(x);
+            let s = b.poly(shift)?;
+            let node = b.push(Node::Sub(s, x), shift.sub(&hx)?, shift.sub(&lx)?)?;
+            (node, &zero_poly)
+        } else {
+            (x, shift)
+        };
         let (lo, hi) = b.bound(x);
         let (lo, hi) = (lo.add(shift)?, hi.add(shift)?);
         let last = below.dim_extent(d)?.sub(&Poly::constant(1))?;
@@ -308,7 +321,9 @@ fn lower_box(
                 lift: zero,
                 in_box: b.proved(&Fact::le(&hi, &last)?),
             }
-        } else if b.proved(&Fact::le(&lo, &zero)?) {
+        } else if b.proved(&Fact::le(&lo, &zero)?)
+            && !b.proved(&Fact::lt(&hi, &first_divisor(below, d)?)?)
+        {
             DimAt {
                 x,
                 add: shift.clone(),
@@ -324,6 +339,16 @@ fn lower_box(
     Ok(out)
 }
 
+/// The divisor of the first digit of `v`'s dimension `d` as [`lower_view`]
+/// splits it: the product of its merged leaves' extents but the first.
+fn first_divisor(v: &SymView, d: usize) -> Result<Poly> {
+    let leaves = merged_leaves(v, v.dim_leaves(d));
+    leaves
+        .iter()
+        .skip(1)
+        .try_fold(Poly::constant(1), |p, l| p.mul(&l.extent))
+}
+
 /// `x` clamped into `[0, n)`: `x` itself where the prover shows it there,
 /// else `(x >= 0 && x < n) ? x : 0` with only the comparisons needed.
 fn clamp(b: &mut Build, x: NodeId, n: &Poly) -> Result<NodeId> {
@@ -331,11 +356,14 @@ fn clamp(b: &mut Build, x: NodeId, n: &Poly) -> Result<NodeId> {
     let last = n.sub(&Poly::constant(1))?;
     let mut cond: Option<NodeId> = None;
     let bool_of = |b: &mut Build, node| b.push(node, Poly::zero(), Poly::constant(1));
+    // The clamped value's greatest: `x`'s where it is proved below `n`.
+    let mut top_value = hi.clone();
     if !b.proved(&Fact::ge(&lo, &Poly::zero())?) {
         let zero = b.push(Node::Const(0), Poly::zero(), Poly::zero())?;
         cond = Some(bool_of(b, Node::Ge(x, zero))?);
     }
     if !b.proved(&Fact::le(&hi, &last)?) {
+        top_value = last;
         let top = b.poly(n)?;
         let lt = bool_of(b, Node::Lt(x, top))?;
         cond = Some(match cond {
@@ -347,7 +375,7 @@ fn clamp(b: &mut Build, x: NodeId, n: &Poly) -> Result<NodeId> {
         None => Ok(x),
         Some(c) => {
             let zero = b.push(Node::Const(0), Poly::zero(), Poly::zero())?;
-            b.push(Node::Select(c, x, zero), Poly::zero(), last)
+            b.push(Node::Select(c, x, zero), Poly::zero(), top_value)
         }
     }
 }

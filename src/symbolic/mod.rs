@@ -70,6 +70,7 @@ pub use poly::{Poly, Term};
 pub use predicated::{ShowPredicated, SymPredicated};
 pub use prove::{Fact, Truth};
 pub use symbols::{check_name, Assume, Show, Symbols, DEFAULT_SYMBOL_MAX, MAX_NAME_BYTES};
+pub(crate) use view::BoxMap;
 pub use view::{
     ShowMovement, ShowStack, ShowView, SymConstraint, SymMovement, SymView, SymViewStack,
 };

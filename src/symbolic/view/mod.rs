@@ -68,6 +68,7 @@ use super::symbols::Symbols;
 use crate::error::{Error, Result};
 use crate::view::{Builder, View, ViewStack};
 
+pub(crate) use fold::BoxMap;
 pub use movement::{ShowMovement, SymMovement};
 
 /// Inline polynomials: one per leaf, no allocation up to 8 leaves.
@@ -486,7 +487,7 @@ pub struct SymViewStack {
     /// concrete view): each dimension's shift into view `i − 1`. Module
     /// `fold`; the kernels lower a box dimension by dimension. Empty (no
     /// allocation, nothing to clone) for most stacks.
-    boxes: Vec<(usize, Polys)>,
+    boxes: Vec<(usize, BoxMap)>,
 }
 
 impl PartialEq for SymViewStack {
@@ -552,7 +553,14 @@ impl SymViewStack {
         for v in stack.views() {
             views.push(SymView::of_concrete(v));
             if let Some((top, shifts)) = SymView::windows_of(v)? {
-                boxes.push((views.len(), shifts));
+                let flip = SmallVec::from_elem(false, shifts.len());
+                boxes.push((
+                    views.len(),
+                    BoxMap {
+                        shift: shifts,
+                        flip,
+                    },
+                ));
                 views.push(top);
             }
         }
@@ -566,20 +574,17 @@ impl SymViewStack {
         &self.views
     }
 
-    /// View `i`'s shift into view `i − 1` per dimension when it is a box
-    /// over it (module `fold`).
-    pub(crate) fn box_shifts(&self, i: usize) -> Option<&[Poly]> {
-        self.boxes
-            .iter()
-            .find(|(k, _)| *k == i)
-            .map(|(_, s)| s.as_slice())
+    /// How view `i` reads view `i − 1` when it is a box over it (module
+    /// `fold`).
+    pub(crate) fn box_map(&self, i: usize) -> Option<&BoxMap> {
+        self.boxes.iter().find(|(k, _)| *k == i).map(|(_, m)| m)
     }
 
-    /// Records view `i` as a box with `shifts`, or as no box.
-    pub(crate) fn set_box(&mut self, i: usize, shifts: Option<Polys>) {
+    /// Records view `i` as a box read through `map`, or as no box.
+    pub(crate) fn set_box(&mut self, i: usize, map: Option<BoxMap>) {
         self.boxes.retain(|(k, _)| *k != i);
-        if let Some(s) = shifts {
-            self.boxes.push((i, s));
+        if let Some(m) = map {
+            self.boxes.push((i, m));
         }
     }
 

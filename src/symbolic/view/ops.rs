@@ -190,7 +190,6 @@ impl SymViewStack {
     /// # Ok::<(), hlayout::Error>(())
     /// ```
     pub fn flip(mut self, flags: &[bool], _syms: &Symbols) -> Result<SymViewStack> {
-        self.untrack_top();
         let v = self.top_mut();
         if flags.len() < v.rank() {
             return Err(bad(
@@ -203,7 +202,15 @@ impl SymViewStack {
             ));
         }
         let ranges: SmallVec<[std::ops::Range<usize>; 8]> = v.dim_ranges().collect();
-        for (r, _) in ranges.into_iter().zip(flags).filter(|(_, &f)| f) {
+        for (d, (r, _)) in ranges
+            .into_iter()
+            .zip(flags)
+            .enumerate()
+            .filter(|(_, (_, &f))| f)
+        {
+            let e = self.top().dim_extent(d)?;
+            self.flip_box(d, &e);
+            let v = self.top_mut();
             for k in r {
                 v.flip_leaf(k)?;
             }
@@ -418,7 +425,7 @@ impl SymView {
     }
 
     /// Leaf `k` reversed: `x ↦ e−1−x`.
-    fn flip_leaf(&mut self, k: usize) -> Result<()> {
+    pub(super) fn flip_leaf(&mut self, k: usize) -> Result<()> {
         let last = self.ext[k].sub(&Poly::constant(1))?;
         if last.is_zero() {
             return Ok(());
