@@ -458,45 +458,31 @@ fn named_symbolic_chains_agree_at_every_binding() {
 /// window; through the row-major index of the box it had two.
 #[test]
 fn a_box_is_lowered_dimension_by_dimension() {
-    let c = Chain::parse(
-        &[("B", 1, 4, 1), ("N", 2, 5, 1), ("M", 2, 3, 1)],
-        &["B", "N", "M"],
-        &[
-            r#"["permute",[0,2,1]]"#,
-            r#"["reshape",["B","N*M"]]"#,
-            r#"["pad",[[0,0],[1,2]]]"#,
-        ],
-    );
-    let t = c.run().unwrap();
-    assert_eq!(t.views().len(), 2, "{}", t.show(&c.syms));
-    let k = codegen::sym_stack(&t, &c.syms, Input::Coords).unwrap();
-    assert_eq!(k.kernel().div_mod_count(), 1, "{:?}", k.kernel().c());
-    let mut tally = Tally::default();
-    let mut runs = Vec::new();
-    check(&c, &t, 3, &mut tally, &mut runs);
-    // The single text's excess is only where B or M is 1 and leaves drop.
-    assert_eq!((tally.more_other, tally.more_stacked), (0, 0), "{tally:?}");
-    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
+    let pad = [
+        r#"["permute",[0,2,1]]"#,
+        r#"["reshape",["B","N*M"]]"#,
+        r#"["pad",[[0,0],[1,2]]]"#,
+    ];
     // Flipped after the pad: the box reads the dimension backwards
     // (`shift − x`), still one division.
-    let flipped = Chain::parse(
-        &[("B", 1, 4, 1), ("N", 2, 5, 1), ("M", 2, 3, 1)],
-        &["B", "N", "M"],
-        &[
-            r#"["permute",[0,2,1]]"#,
-            r#"["reshape",["B","N*M"]]"#,
-            r#"["pad",[[0,0],[1,2]]]"#,
-            r#"["flip",[true,true]]"#,
-        ],
-    );
-    let t = flipped.run().unwrap();
-    assert_eq!(t.views().len(), 2, "{}", t.show(&flipped.syms));
-    let k = codegen::sym_stack(&t, &flipped.syms, Input::Coords).unwrap();
-    assert_eq!(k.kernel().div_mod_count(), 1, "{:?}", k.kernel().c());
-    let mut tally = Tally::default();
-    check(&flipped, &t, 3, &mut tally, &mut runs);
-    assert_eq!((tally.more_other, tally.more_stacked), (0, 0), "{tally:?}");
-    assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
+    let flipped = [&pad[..], &[r#"["flip",[true,true]]"#]].concat();
+    let mut runs = Vec::new();
+    for ops in [&pad[..], &flipped] {
+        let c = Chain::parse(
+            &[("B", 1, 4, 1), ("N", 2, 5, 1), ("M", 2, 3, 1)],
+            &["B", "N", "M"],
+            ops,
+        );
+        let t = c.run().unwrap();
+        assert_eq!(t.views().len(), 2, "{}", t.show(&c.syms));
+        let k = codegen::sym_stack(&t, &c.syms, Input::Coords).unwrap();
+        assert_eq!(k.kernel().div_mod_count(), 1, "{:?}", k.kernel().c());
+        let mut tally = Tally::default();
+        check(&c, &t, 3, &mut tally, &mut runs);
+        // The single text's excess is only where B or M is 1 and leaves drop.
+        assert_eq!((tally.more_other, tally.more_stacked), (0, 0), "{tally:?}");
+        assert_eq!((tally.v_more, tally.excess_versioned), (0, 0), "{tally:?}");
+    }
     compiled_agree(&runs);
 }
 

@@ -381,44 +381,25 @@ fn a_shrink_that_undoes_a_pad_folds_the_box() {
         r#"["pad",[[1,0],[0,1],[0,1]]]"#,
         r#"["shrink",[[0,"M+1"],[0,1],[0,"2*N*j+2*j*j+N+3*j+1"]]]"#,
     ];
-    let c = Chain::parse(
-        &syms,
-        &["M", "3", "N+1"],
-        &[&merged[..], &round_trip].concat(),
-    );
-    let s = check(&c, 4).unwrap();
+    let run = |ops: &[&str]| {
+        let c = Chain::parse(&syms, &["M", "3", "N+1"], &[&merged[..], ops].concat());
+        let s = check(&c, 4).unwrap();
+        (s.show(&c.syms).to_string(), s.views().len())
+    };
     assert_eq!(
-        s.show(&c.syms).to_string(),
+        run(&round_trip).0,
         "(M+1,1,(N+j+1,2*j+1)):(3*N+3,N+1,(1,0))-3*N-3 if 1<=x0<M+1 && 0<=x2<N+1 && j<=x3<j+1"
     );
     // Halfway, the box is still there: the merged dimension is padded.
-    let half = Chain::parse(
-        &syms,
-        &["M", "3", "N+1"],
-        &[&merged[..], &round_trip[..1]].concat(),
-    );
-    assert_eq!(check(&half, 4).unwrap().views().len(), 2);
+    assert_eq!(run(&round_trip[..1]).1, 2);
     // A flip between the pad and the shrink: the box reads that dimension
     // backwards, and still folds.
-    let flipped = [
-        round_trip[0],
-        r#"["flip",[true,false,false]]"#,
-        round_trip[1],
-    ];
-    let c = Chain::parse(&syms, &["M", "3", "N+1"], &[&merged[..], &flipped].concat());
-    assert_eq!(check(&c, 4).unwrap().views().len(), 1);
+    let flip = r#"["flip",[true,false,false]]"#;
+    assert_eq!(run(&[round_trip[0], flip, round_trip[1]]).1, 1);
     // A permute between them ends the tracking: two views.
-    let permuted = [
-        round_trip[0],
-        r#"["permute",[0,2,1]]"#,
-        r#"["shrink",[[0,"M+1"],[0,"2*N*j+2*j*j+N+3*j+1"],[0,1]]]"#,
-    ];
-    let c = Chain::parse(
-        &syms,
-        &["M", "3", "N+1"],
-        &[&merged[..], &permuted].concat(),
-    );
-    assert_eq!(check(&c, 4).unwrap().views().len(), 2);
+    let permute = r#"["permute",[0,2,1]]"#;
+    let shrink = r#"["shrink",[[0,"M+1"],[0,"2*N*j+2*j*j+N+3*j+1"],[0,1]]]"#;
+    assert_eq!(run(&[round_trip[0], permute, shrink]).1, 2);
 }
 
 // ---------------------------------------------------------------------------
