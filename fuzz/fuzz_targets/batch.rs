@@ -1,7 +1,8 @@
 //! The batch protocol's stream on arbitrary bytes (seeded with real
 //! requests, `seed.sh`, and `batch.dict`): never a panic; exactly one reply
 //! line per non-blank input line, each a JSON object, an error being
-//! `{"error": non-empty string}` alone; the stream stays in sync (reply k is
+//! `{"error": non-empty string}` alone, or with `"needs"`, a list of
+//! non-empty fact texts (a symbolic refusal); the stream stays in sync (reply k is
 //! the reply to line k answered on its own); and where an oracle is cheap the
 //! answer is checked against the definition: `eval` lists `L(i)` for every
 //! i, `coalesce` is the same function, `compose` is `A(B(i))` at every index.
@@ -33,7 +34,15 @@ fuzz_target!(|data: &[u8]| {
         let v: Value = serde_json::from_str(reply).expect("each reply is JSON");
         let obj = v.as_object().expect("each reply is an object");
         if let Some(e) = obj.get("error") {
-            assert!(e.as_str().is_some_and(|e| !e.is_empty()) && obj.len() == 1, "{reply}");
+            // A symbolic refusal also names the facts that would help.
+            let needs = obj.get("needs").map(|n| {
+                n.as_array().is_some_and(|a| a.iter().all(|f| f.as_str().is_some_and(|f| !f.is_empty())))
+            });
+            let fields = 1 + usize::from(needs.is_some());
+            assert!(
+                e.as_str().is_some_and(|e| !e.is_empty()) && obj.len() == fields && needs != Some(false),
+                "{reply}"
+            );
             continue;
         }
         let req: Value = serde_json::from_slice(line).expect("a request that was answered is JSON");
