@@ -481,10 +481,10 @@ fn signed(f: &mut fmt::Formatter<'_>, syms: &Symbols, p: &Poly) -> fmt::Result {
 #[derive(Clone, Debug)]
 pub struct SymViewStack {
     views: Vec<SymView>,
-    /// `(i, shifts)` for each view `i` that is a *box* over view `i − 1`
+    /// `(i, map)` for each view `i` that is a *box* over view `i − 1`
     /// (pushed for a pad or shrink of a dimension with several leaves and
-    /// edited only by pads and shrinks while on top, or the windows of a
-    /// concrete view): each dimension's shift into view `i − 1`. Module
+    /// edited only by pads, shrinks and flips while on top, or the windows
+    /// of a concrete view): how each dimension reads view `i − 1`. Module
     /// `fold`; the kernels lower a box dimension by dimension. Empty (no
     /// allocation, nothing to clone) for most stacks.
     boxes: Vec<(usize, BoxMap)>,
@@ -595,8 +595,8 @@ impl SymViewStack {
         self.boxes.retain(|(k, _)| *k < n);
     }
 
-    /// Marks the top view as no box (an op other than a pad or a shrink is
-    /// about to edit it).
+    /// Marks the top view as no box (an op other than a pad, a shrink or a
+    /// flip is about to edit it).
     pub(crate) fn untrack_top(&mut self) {
         if !self.boxes.is_empty() {
             self.set_box(self.views.len() - 1, None);
